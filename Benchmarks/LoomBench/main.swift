@@ -1,0 +1,1 @@
+print("loom-bench: not built yet")

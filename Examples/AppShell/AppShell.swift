@@ -1,0 +1,1 @@
+// The AppShell module. Its types live in the files beside this one.

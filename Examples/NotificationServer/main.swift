@@ -1,0 +1,1 @@
+print("notifications-server: not built yet")

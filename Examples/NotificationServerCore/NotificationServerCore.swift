@@ -1,0 +1,1 @@
+// The NotificationServerCore module. Its types live in the files beside this one.

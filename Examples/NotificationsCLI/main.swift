@@ -1,0 +1,1 @@
+print("notifications: not built yet")

@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Loom takes no package dependencies: every target builds with what the Swift toolchain ships
+// (the standard library, Foundation, Dispatch, Observation, Synchronization, XCTest, Testing).
+//
+// Every target builds in the Swift 6 language mode with complete strict concurrency checking.
+
+let package = Package(
+  name: "Loom",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Loom", targets: ["Loom"]),
+    .library(name: "LoomTesting", targets: ["LoomTesting"]),
+    .library(name: "NotificationFeature", targets: ["NotificationFeature"]),
+    .library(name: "NotificationClients", targets: ["NotificationClients"]),
+    .executable(name: "notifications", targets: ["NotificationsCLI"]),
+    .executable(name: "notifications-server", targets: ["NotificationServer"]),
+    .executable(name: "loom-bench", targets: ["LoomBench"]),
+  ],
+  dependencies: [],
+  targets: [
+    .target(name: "Loom"),
+    .target(name: "LoomTesting", dependencies: ["Loom"]),
+    .target(name: "NotificationFeature", dependencies: ["Loom"]),
+    .target(name: "NotificationClients", dependencies: ["Loom", "NotificationFeature"]),
+    .target(
+      name: "AppShell",
+      dependencies: ["Loom", "NotificationFeature"],
+      path: "Examples/AppShell"
+    ),
+    .target(
+      name: "NotificationServerCore",
+      dependencies: ["NotificationFeature", "NotificationClients"],
+      path: "Examples/NotificationServerCore"
+    ),
+    .executableTarget(
+      name: "NotificationServer",
+      dependencies: ["NotificationServerCore"],
+      path: "Examples/NotificationServer"
+    ),
+    .executableTarget(
+      name: "NotificationsCLI",
+      dependencies: ["Loom", "NotificationFeature", "NotificationClients", "AppShell"],
+      path: "Examples/NotificationsCLI"
+    ),
+    .executableTarget(
+      name: "LoomBench",
+      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"],
+      path: "Benchmarks/LoomBench"
+    ),
+    .testTarget(name: "LoomTests", dependencies: ["Loom", "LoomTesting"]),
+    .testTarget(name: "LoomTestingTests", dependencies: ["Loom", "LoomTesting"]),
+    .testTarget(
+      name: "NotificationFeatureTests",
+      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"]
+    ),
+    .testTarget(
+      name: "NotificationClientsTests",
+      dependencies: ["Loom", "NotificationFeature", "NotificationClients", "NotificationServerCore"]
+    ),
+    .testTarget(
+      name: "AppShellTests",
+      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "AppShell"]
+    ),
+    .testTarget(
+      name: "NotificationServerTests",
+      dependencies: ["NotificationServerCore", "NotificationFeature", "NotificationClients"]
+    ),
+    .testTarget(name: "NotificationsCLITests", dependencies: ["NotificationsCLI"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

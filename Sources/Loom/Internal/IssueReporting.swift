@@ -1,0 +1,83 @@
+import Foundation
+
+/// A place in source code, captured with `#fileID`, `#filePath`, `#line` and `#column` defaults so
+/// that a reported issue points at the call site that caused it.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+  public var fileID: String
+  public var filePath: String
+  public var line: Int
+  public var column: Int
+
+  /// Creates a source location; the defaults capture the caller's location.
+  public init(
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
+  public var description: String { "\(fileID):\(line)" }
+}
+
+/// Receives the issues Loom reports at run time: misuse such as an action sent to a missing
+/// `forEach` element, an error thrown by an effect that has no `catch`, or a dependency used in
+/// a test without a test value.
+///
+/// Outside tests the default reporter prints each issue to standard error. `TestStore` installs
+/// a reporter that turns every issue into a test failure at the call site.
+///
+/// ```swift
+/// let reporter = IssueReporter { message, location in log.append("\(location): \(message)") }
+/// let store = Store(initialState: Feature.State()) { Feature() } withDependencies: {
+///   $0.issueReporter = reporter
+/// }
+/// ```
+public struct IssueReporter: Sendable {
+  let report: @Sendable (String, SourceLocation) -> Void
+
+  /// Creates a reporter from a closure that receives each issue's message and location.
+  public init(_ report: @escaping @Sendable (_ message: String, _ location: SourceLocation) -> Void) {
+    self.report = report
+  }
+
+  /// Reports an issue through this reporter.
+  public func callAsFunction(_ message: String, at location: SourceLocation) {
+    report(message, location)
+  }
+
+  /// The default reporter: prints `Loom runtime warning: <message>` with its location to standard
+  /// error.
+  public static let standardError = IssueReporter { message, location in
+    let text = "[Loom] runtime warning: \(message) (\(location))\n"
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}
+
+/// Reports a runtime issue through the reporter of the current dependency context.
+///
+/// This is the single path through which Loom reports misuse. It never traps: in an app it
+/// prints a warning, under a `TestStore` it fails the test.
+///
+/// ```swift
+/// guard let row = state.rows[id: id] else {
+///   reportIssue("No row with id \(id)")
+///   return .none
+/// }
+/// ```
+public func reportIssue(
+  _ message: @autoclosure () -> String,
+  fileID: String = #fileID,
+  filePath: String = #filePath,
+  line: Int = #line,
+  column: Int = #column
+) {
+  DependencyValues.current.issueReporter(
+    message(),
+    at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  )
+}

@@ -1,0 +1,1 @@
+// The LoomTesting module. Its types live in the files beside this one.

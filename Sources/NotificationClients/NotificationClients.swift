@@ -1,0 +1,1 @@
+// The NotificationClients module. Its types live in the files beside this one.

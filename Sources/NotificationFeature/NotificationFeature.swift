@@ -1,0 +1,1 @@
+// The NotificationFeature module. Its types live in the files beside this one.
