@@ -1,0 +1,179 @@
+/// Work a reducer asks the store to do after it has changed state: send more actions, run
+/// asynchronous operations, cancel earlier work.
+///
+/// Effects are plain values built with static factories and combined with operators; the store
+/// interprets them. A reducer that has nothing to do returns `.none`.
+///
+/// ```swift
+/// case .refreshTapped:
+///   state.isLoading = true
+///   return .run { send in
+///     let items = try await client.fetch()
+///     await send(.loaded(items))
+///   } catch: { error, send in
+///     await send(.failed(error.localizedDescription))
+///   }
+///   .cancellable(id: CancelID.refresh, cancelInFlight: true)
+/// ```
+public struct Effect<Action: Sendable>: Sendable {
+  indirect enum Operation: Sendable {
+    /// No work.
+    case none
+    /// Send an action synchronously, after the current action, in FIFO order.
+    case send(Action)
+    /// Run an asynchronous operation in its own task.
+    case run(Run)
+    /// Run every effect concurrently.
+    case merge([Effect])
+    /// Run each effect after the previous one has finished.
+    case concatenate([Effect])
+    /// Register the inner effect under an id, optionally cancelling earlier ones first.
+    case cancellable(id: EffectID, cancelInFlight: Bool, Effect)
+    /// Cancel every effect registered under the id at this reducer path.
+    case cancel(id: EffectID)
+    /// The inner effect was returned by the child reducer at this path component.
+    case scoped(EffectID, Effect)
+    /// Cancel every effect started under this path component (a child that went away).
+    case cancelScope(EffectID)
+    /// Run the inner effect with these dependencies.
+    case dependencies(DependencyValues, Effect)
+    /// Start the inner effect now unless a throttle window for the id is open.
+    case throttle(Throttle)
+  }
+
+  /// An asynchronous operation and what to do when it throws.
+  struct Run: Sendable {
+    let priority: TaskPriority?
+    let operation: @Sendable (Send<Action>) async throws -> Void
+    let handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+    let fileID: StaticString
+    let line: UInt
+  }
+
+  /// A throttled effect and the window that throttles it.
+  struct Throttle: Sendable {
+    let id: EffectID
+    let latest: Bool
+    let sleep: @Sendable () async throws -> Void
+    let effect: Effect
+  }
+
+  let operation: Operation
+
+  init(operation: Operation) {
+    self.operation = operation
+  }
+
+  /// An effect that does nothing.
+  ///
+  /// ```swift
+  /// case .incrementTapped:
+  ///   state.count += 1
+  ///   return .none
+  /// ```
+  public static var none: Self { Self(operation: .none) }
+
+  /// An effect that sends an action synchronously, right after the current action (and any
+  /// actions queued before it) has been processed.
+  ///
+  /// Use it to share logic between actions. It never re-enters the reducer: a chain of sends is
+  /// processed in a loop, in FIFO order.
+  ///
+  /// ```swift
+  /// case .saveTapped:
+  ///   return .send(.delegate(.didSave))
+  /// ```
+  public static func send(_ action: Action) -> Self {
+    Self(operation: .send(action))
+  }
+
+  /// An effect that runs an asynchronous operation in its own task.
+  ///
+  /// The operation receives a ``Send`` with which it can send any number of actions back to the
+  /// store. An error it throws goes to `handler` if there is one; otherwise the store reports a
+  /// runtime warning naming the action that started the effect. Cancellation errors are never
+  /// reported.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   for await event in client.updates() {
+  ///     await send(.updateReceived(event))
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs the operation.
+  ///   - operation: The work to do.
+  ///   - handler: Receives any non-cancellation error the operation throws.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Self {
+    Self(
+      operation: .run(
+        Run(
+          priority: priority, operation: operation, handler: handler, fileID: fileID, line: line)
+      )
+    )
+  }
+
+  /// An effect that runs all of the given effects at the same time.
+  ///
+  /// ```swift
+  /// return .merge(.send(.loadFilters), .run { send in await send(.tick) })
+  /// ```
+  public static func merge(_ effects: Self...) -> Self {
+    merge(effects)
+  }
+
+  /// An effect that runs all of the given effects at the same time.
+  public static func merge(_ effects: some Sequence<Self>) -> Self {
+    let effects = effects.filter { if case .none = $0.operation { false } else { true } }
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Self(operation: .merge(effects))
+    }
+  }
+
+  /// An effect that runs each of the given effects after the previous one has finished.
+  ///
+  /// If the concatenated effect is cancelled, the remaining effects never start.
+  ///
+  /// ```swift
+  /// return .concatenate(.send(.willSave), .run { _ in try await client.save() }, .send(.didSave))
+  /// ```
+  public static func concatenate(_ effects: Self...) -> Self {
+    concatenate(effects)
+  }
+
+  /// An effect that runs each of the given effects after the previous one has finished.
+  public static func concatenate(_ effects: some Sequence<Self>) -> Self {
+    let effects = effects.filter { if case .none = $0.operation { false } else { true } }
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Self(operation: .concatenate(effects))
+    }
+  }
+
+  /// Returns an effect that runs this effect and `other` at the same time.
+  public func merge(with other: Self) -> Self {
+    .merge(self, other)
+  }
+
+  /// Returns an effect that runs `other` after this effect has finished.
+  public func concatenate(with other: Self) -> Self {
+    .concatenate(self, other)
+  }
+
+  /// Whether this effect is `.none`. The store uses it to skip all effect bookkeeping.
+  public var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
+}

@@ -1,0 +1,97 @@
+extension Reducer {
+  /// Runs a child reducer while the state enum is in one case, for the child's actions.
+  ///
+  /// When this reducer moves the state to another case, every effect the child started is
+  /// cancelled. A child action that arrives while the state is in another case is reported as a
+  /// runtime issue and ignored.
+  ///
+  /// ```swift
+  /// enum State { case loggedOut(Login.State), loggedIn(Home.State) }
+  ///
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in .none }
+  ///     .ifCaseLet(.loggedIn, action: .home) { Home() }
+  /// }
+  /// ```
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: CasePath<State, ChildState>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfCaseLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    _IfCaseLetReducer(
+      parent: self,
+      child: child(),
+      toChildState: toChildState,
+      toChildAction: toChildAction,
+      location: SourceLocation(
+        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+    )
+  }
+}
+
+/// The reducer built by ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``.
+public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toChildState: CasePath<Parent.State, Child.State>,
+    toChildAction: CasePath<Parent.Action, Child.Action>,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.location = location
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    let childEffect = reduceChild(into: &state, action: action)
+    let wasInCase = toChildState.extract(from: state) != nil
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let cancelEffect: Effect<Parent.Action> =
+      wasInCase && toChildState.extract(from: state) == nil ? ._cancelChild(at: location) : .none
+    return .merge(childEffect, parentEffect, cancelEffect)
+  }
+
+  @inlinable
+  func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    guard var childState = toChildState.extract(from: state) else {
+      _reportMissingCase(action: action)
+      return .none
+    }
+    let effect = child.reduce(into: &childState, action: childAction)
+    state = toChildState.embed(childState)
+    if effect.isNone { return .none }
+    return ._lift(effect, embed: toChildAction._embed, at: location)
+  }
+
+  @usableFromInline
+  func _reportMissingCase(action: Parent.Action) {
+    DependencyValues.current.issueReporter(
+      """
+      An "ifCaseLet" at \(location) received a child action when the state was in another \
+      case:
+
+        \(action)
+      """,
+      at: location
+    )
+  }
+}

@@ -1,0 +1,118 @@
+extension Reducer {
+  /// Runs a child reducer on optional child state while it is present.
+  ///
+  /// The child runs before this reducer, so the parent sees the child's changes. When the parent
+  /// sets the child state to `nil`, every effect the child started is cancelled. A child action
+  /// that arrives while the state is `nil` is reported as a runtime issue (once per call site
+  /// outside tests, as a failure under a test store) and ignored.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in
+  ///     switch action {
+  ///     case .showDetail: state.detail = Detail.State(); return .none
+  ///     case .detail: return .none
+  ///     }
+  ///   }
+  ///   .ifLet(\.detail, action: .detail) { Detail() }
+  /// }
+  /// ```
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    _IfLetReducer(
+      parent: self,
+      child: child(),
+      toChildState: toChildState,
+      toChildAction: toChildAction,
+      location: SourceLocation(
+        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+    )
+  }
+}
+
+/// The reducer built by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
+public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?>
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toChildState: WritableKeyPath<Parent.State, Child.State?>,
+    toChildAction: CasePath<Parent.Action, Child.Action>,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.location = location
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    let childEffect = reduceChild(into: &state, action: action)
+    let wasPresent = state[keyPath: toChildState] != nil
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let cancelEffect: Effect<Parent.Action> =
+      wasPresent && state[keyPath: toChildState] == nil
+      ? ._cancelChild(at: toChildState) : .none
+    return .merge(childEffect, parentEffect, cancelEffect)
+  }
+
+  @inlinable
+  func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    guard
+      let effect = state[keyPath: toChildState]._modifyIfPresent({
+        child.reduce(into: &$0, action: childAction)
+      })
+    else {
+      _reportMissingChild(action: action)
+      return .none
+    }
+    if effect.isNone { return .none }
+    return ._lift(effect, embed: toChildAction._embed, at: toChildState)
+  }
+
+  @usableFromInline
+  func _reportMissingChild(action: Parent.Action) {
+    DependencyValues.current.issueReporter(
+      """
+      An "ifLet" at \(location) received a child action when its state was nil:
+
+        \(action)
+
+      Make sure the parent does not send child actions after setting the child state to nil, \
+      and that effects of the child are cancelled when it is dismissed.
+      """,
+      at: location
+    )
+  }
+}
+
+extension Optional {
+  /// Runs `body` on the wrapped value in place, without copying it, and returns its result; or
+  /// returns `nil` when there is no value.
+  @inlinable
+  mutating func _modifyIfPresent<R>(_ body: (inout Wrapped) -> R) -> R? {
+    guard case .some(var wrapped) = self else { return nil }
+    self = .none
+    defer { self = .some(wrapped) }
+    return body(&wrapped)
+  }
+}

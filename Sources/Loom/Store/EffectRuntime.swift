@@ -1,0 +1,258 @@
+import Synchronization
+
+/// Where an in-flight effect came from: the action whose reducer returned it and the source
+/// line of the `.run` that created it.
+@usableFromInline
+package struct EffectOrigin<Action: Sendable>: Sendable {
+  /// The action whose reducer returned the effect.
+  package let action: Action
+  /// The `#fileID` of the `.run` call, empty for synchronous `.send` effects.
+  package let fileID: String
+  /// The `#line` of the `.run` call, 0 for synchronous `.send` effects.
+  package let line: UInt
+}
+
+/// The bookkeeping of one store's in-flight effects: which are running, under which cancel ids
+/// and reducer paths, which are waiting on a test clock, and the throttle windows that are open.
+///
+/// Owned by one root store, never shared between stores, so two stores never cancel each other.
+/// All state lives behind one lock; tasks are cancelled outside it.
+@usableFromInline
+final class EffectRuntime<Action: Sendable>: Sendable {
+  enum Kind: Sendable {
+    /// A `.run` operation.
+    case operation
+    /// A task that runs the steps of a `.concatenate` one after the other.
+    case sequence
+    /// A throttle window that is open.
+    case throttleWindow
+  }
+
+  struct Entry: Sendable {
+    var task: Task<Void, Never>?
+    var isCancelled = false
+    var suspensions = 0
+    let kind: Kind
+    let keys: [CancelKey]
+    let path: ReducerPath
+    let group: EffectGroup
+    let origin: EffectOrigin<Action>
+  }
+
+  struct PendingThrottle: Sendable {
+    var effect: Effect<Action>
+    var group: EffectGroup
+    var dependencies: DependencyValues
+    var keys: [CancelKey]
+    var origin: Action
+  }
+
+  struct State: Sendable {
+    var nextID: UInt64 = 0
+    var entries: [UInt64: Entry] = [:]
+    var idsByKey: [CancelKey: [UInt64]] = [:]
+    /// Open throttle windows, with the effect held back for the end of the window.
+    var throttles: [CancelKey: PendingThrottle?] = [:]
+  }
+
+  let state = Mutex(State())
+  /// Called after every change a test store may be waiting for (an effect started, finished,
+  /// suspended on a test clock, or resumed).
+  let activityHandler = Mutex<(@Sendable () -> Void)?>(nil)
+
+  @usableFromInline
+  init() {}
+
+  deinit {
+    cancelAll()
+  }
+
+  // MARK: Registering
+
+  /// Registers an effect before its task exists, so it can be cancelled before it starts.
+  func register(
+    kind: Kind, keys: [CancelKey], path: ReducerPath, group: EffectGroup,
+    origin: EffectOrigin<Action>
+  ) -> UInt64 {
+    group.enter()
+    let id = state.withLock { state -> UInt64 in
+      state.nextID += 1
+      let id = state.nextID
+      state.entries[id] = Entry(kind: kind, keys: keys, path: path, group: group, origin: origin)
+      for key in keys { state.idsByKey[key, default: []].append(id) }
+      return id
+    }
+    notifyActivity()
+    return id
+  }
+
+  /// Gives a registered effect its task; cancels the task at once if the effect was cancelled
+  /// in the meantime.
+  func attach(_ task: Task<Void, Never>, to id: UInt64) {
+    let isCancelled = state.withLock { state -> Bool in
+      guard state.entries[id] != nil else { return false }
+      state.entries[id]?.task = task
+      return state.entries[id]?.isCancelled ?? false
+    }
+    if isCancelled { task.cancel() }
+  }
+
+  /// Removes a finished effect from the bookkeeping.
+  func complete(_ id: UInt64) {
+    let entry = state.withLock { state -> Entry? in
+      guard let entry = state.entries.removeValue(forKey: id) else { return nil }
+      state.removeKeys(of: entry, id: id)
+      return entry
+    }
+    entry?.group.leave()
+    notifyActivity()
+  }
+
+  // MARK: Cancelling
+
+  /// Cancels the effects registered under `key` and drops a throttled effect waiting on it.
+  func cancel(_ key: CancelKey) {
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      state.throttles.removeValue(forKey: key)
+      guard let ids = state.idsByKey.removeValue(forKey: key) else { return [] }
+      return ids.compactMap { state.markCancelled($0) }
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  /// Cancels every effect started at `path` or below it.
+  func cancel(under path: ReducerPath) {
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      for key in state.throttles.keys where key.path.hasPrefix(path) {
+        state.throttles.removeValue(forKey: key)
+      }
+      let ids = state.entries.compactMap { $0.value.path.hasPrefix(path) ? $0.key : nil }
+      return ids.compactMap { state.markCancelled($0) }
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  /// Cancels every effect of a group.
+  func cancel(group: EffectGroup) {
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      let ids = state.entries.compactMap { $0.value.group === group ? $0.key : nil }
+      return ids.compactMap { state.markCancelled($0) }
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  /// Cancels every effect.
+  func cancelAll() {
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      state.throttles.removeAll()
+      return Array(state.entries.keys).compactMap { state.markCancelled($0) }
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  // MARK: Throttling
+
+  /// Opens a throttle window for `key` and returns `true`, or, if one is open, holds the effect
+  /// back for the end of the window and returns `false`.
+  func openThrottleWindow(
+    _ key: CancelKey, latest: Bool, pending: @autoclosure () -> PendingThrottle
+  ) -> Bool {
+    state.withLock { state in
+      guard let open = state.throttles[key] else {
+        state.throttles[key] = .some(nil)
+        return true
+      }
+      if latest || open == nil {
+        state.throttles[key] = .some(pending())
+      }
+      return false
+    }
+  }
+
+  /// Closes the throttle window for `key` and returns the effect held back in it, if any. When
+  /// there is one the window stays open for it.
+  func closeThrottleWindow(_ key: CancelKey) -> PendingThrottle? {
+    state.withLock { state in
+      guard let open = state.throttles[key] else { return nil }
+      guard let pending = open else {
+        state.throttles.removeValue(forKey: key)
+        return nil
+      }
+      state.throttles[key] = .some(nil)
+      return pending
+    }
+  }
+
+  // MARK: Observing
+
+  /// The number of effects in flight.
+  var count: Int {
+    state.withLock { $0.entries.count }
+  }
+
+  /// Where the in-flight effects came from, oldest first.
+  var inFlight: [EffectOrigin<Action>] {
+    state.withLock { state in
+      state.entries.sorted { $0.key < $1.key }.map(\.value.origin)
+    }
+  }
+
+  /// Whether no effect can make progress on its own: every in-flight operation is suspended on a
+  /// test clock. Sequencing tasks only wait on their steps; throttle windows wait on a clock
+  /// but are counted like operations.
+  var isIdle: Bool {
+    state.withLock { state in
+      state.entries.values.allSatisfy { $0.suspensions > 0 }
+    }
+  }
+
+  func suspensionChanged(_ id: UInt64, by delta: Int) {
+    state.withLock { state in
+      state.entries[id]?.suspensions += delta
+    }
+    notifyActivity()
+  }
+
+  func notifyActivity() {
+    if let handler = activityHandler.withLock({ $0 }) {
+      handler()
+    }
+  }
+}
+
+extension EffectRuntime.State {
+  /// Marks an entry cancelled and returns its task to cancel outside the lock.
+  fileprivate mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
+    guard entries[id] != nil else { return nil }
+    entries[id]?.isCancelled = true
+    return entries[id]?.task
+  }
+
+  fileprivate mutating func removeKeys(of entry: EffectRuntime.Entry, id: UInt64) {
+    for key in entry.keys {
+      guard var ids = idsByKey[key] else { continue }
+      ids.removeAll { $0 == id }
+      idsByKey[key] = ids.isEmpty ? nil : ids
+    }
+  }
+}
+
+/// Connects one in-flight effect task to the runtime, so a test clock can tell it when the task
+/// waits on it.
+final class EffectHandle<Action: Sendable>: SuspensionObserver {
+  let id: UInt64
+  let runtime: EffectRuntime<Action>
+
+  init(id: UInt64, runtime: EffectRuntime<Action>) {
+    self.id = id
+    self.runtime = runtime
+  }
+
+  func willSuspend() {
+    runtime.suspensionChanged(id, by: 1)
+  }
+
+  func didResume() {
+    runtime.suspensionChanged(id, by: -1)
+  }
+}

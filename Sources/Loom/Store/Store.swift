@@ -1,0 +1,120 @@
+import Observation
+
+/// The runtime of a feature: holds its state, runs its reducer for every action it is sent, and
+/// runs the effects the reducer returns.
+///
+/// App shells create one root store and observe it. The store is `Observable`: SwiftUI views and
+/// `withObservationTracking` see every state change. Shells that are not SwiftUI, such as a
+/// command-line tool, iterate ``states``.
+///
+/// ```swift
+/// let store = Store(initialState: Counter.State()) {
+///   Counter()
+/// }
+/// store.send(.incrementTapped)
+/// print(store.state.count)  // 1
+/// ```
+///
+/// Actions are processed one at a time, in the order they are sent; an action sent while
+/// another is being processed (from an observer, or by a `.send` effect) is queued, never
+/// processed re-entrantly. Releasing the last reference to a root store cancels its effects.
+@MainActor
+public final class Store<State, Action: Sendable>: Observable {
+  @usableFromInline let core: any StoreCore<State, Action>
+  /// The send path, specialized for the root reducer in the module that created the store.
+  @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
+
+  /// Creates a root store.
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Feature.State()) {
+  ///   Feature()
+  /// } withDependencies: {
+  ///   $0.uuid = .incrementing
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start with.
+  ///   - reducer: The reducer that runs for every action.
+  ///   - prepareDependencies: Changes the dependencies the reducer and its effects see. The store
+  ///     starts from the dependencies of the context that creates it.
+  @inlinable
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
+  ) {
+    var dependencies = _currentDependencies()
+    prepareDependencies?(&dependencies)
+    let core = RootCore(
+      initialState: initialState, reducer: reducer(), dependencies: dependencies)
+    self.init(core: core, send: { core.send($0) })
+  }
+
+  @usableFromInline
+  init(core: any StoreCore<State, Action>, send: @escaping @MainActor (Action) -> StoreTask) {
+    self.core = core
+    self.sendAction = send
+  }
+
+  /// The current state. Reading it inside an observation-tracking scope (a SwiftUI view body,
+  /// `withObservationTracking`) registers interest in every change.
+  public var state: State {
+    core.registerAccess()
+    return core.currentState
+  }
+
+  /// Sends an action to the store.
+  ///
+  /// The reducer runs at once (or, if the store is already processing an action, right after
+  /// it). The returned task tracks the effects the action starts, and the effects that the
+  /// actions they send start in turn.
+  ///
+  /// ```swift
+  /// await store.send(.refresh).finish()
+  /// ```
+  @inlinable
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    sendAction(action)
+  }
+
+  /// Returns a store for a child feature, whose state is read from this store's state and whose
+  /// actions are sent through this store's reducer.
+  ///
+  /// Scoped stores are cached: scoping the same key path twice returns the same store while it
+  /// is alive. The cache is keyed by the state key path and the child action type, so use one
+  /// case path per state key path.
+  ///
+  /// ```swift
+  /// let counterStore = appStore.scope(state: \.counter, action: .counter)
+  /// counterStore.send(.incrementTapped)
+  /// ```
+  ///
+  /// - Complexity: O(1) to send, however deep the child: nested scopes point at the root.
+  public func scope<ChildState, ChildAction: Sendable>(
+    state toChildState: KeyPath<State, ChildState>,
+    action toChildAction: CasePath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    let root = core.rootCore
+    let key = ScopeCacheKey(
+      keyPath: toChildState, actionType: ObjectIdentifier(ChildAction.self),
+      parent: ObjectIdentifier(self))
+    if let cached = root.scopedStores[key]?.store as? Store<ChildState, ChildAction> {
+      return cached
+    }
+    let embed = toChildAction._embed
+    let parentSend = sendAction
+    let child = Store<ChildState, ChildAction>(
+      core: core.scoped(state: toChildState, embed: embed),
+      send: { parentSend(embed($0)) })
+    root.scopedStores[key] = WeakStore(store: child)
+    return child
+  }
+
+  /// Cancels every effect the store (its root, for a scoped store) has in flight.
+  public func cancelAll() {
+    core.rootCore.cancelAllEffects()
+  }
+}
