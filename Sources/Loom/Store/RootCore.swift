@@ -111,6 +111,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     runtime.cancelAll()
   }
 
+  @usableFromInline
+  var inFlightEffectCount: Int { runtime.count }
+
   // MARK: Sending
 
   @inlinable

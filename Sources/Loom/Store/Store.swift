@@ -118,3 +118,10 @@ public final class Store<State, Action: Sendable>: Observable {
     core.rootCore.cancelAllEffects()
   }
 }
+
+extension Store {
+  /// The number of effects the root store has in flight. For tests of the runtime's bookkeeping.
+  package var inFlightEffectCount: Int {
+    core.rootCore.inFlightEffectCount
+  }
+}

@@ -31,6 +31,8 @@ protocol RootStoreCore: AnyObject {
   var scopedStores: [ScopeCacheKey: WeakStore] { get set }
   /// Cancels every in-flight effect.
   func cancelAllEffects()
+  /// The number of effects in flight.
+  var inFlightEffectCount: Int { get }
 }
 
 @usableFromInline

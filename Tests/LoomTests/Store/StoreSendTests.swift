@@ -1,0 +1,96 @@
+import Loom
+import Observation
+import Testing
+
+@MainActor
+struct StoreSendTests {
+  struct Logger: Reducer {
+    struct State: Equatable { var log: [String] = [] }
+    enum Action: Sendable, Equatable { case a, b, c, d, chain(Int), observed }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .a:
+        state.log.append("a")
+        return .merge(.send(.b), .send(.c))
+      case .b:
+        state.log.append("b")
+        return .send(.d)
+      case .c:
+        state.log.append("c")
+        return .none
+      case .d:
+        state.log.append("d")
+        return .none
+      case .chain(let remaining):
+        state.log = ["\(remaining)"]
+        return remaining == 0 ? .none : .send(.chain(remaining - 1))
+      case .observed:
+        state.log.append("observed")
+        return .none
+      }
+    }
+  }
+
+  @Test func sendRunsTheReducerAndUpdatesState() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    store.send(.c)
+    #expect(store.state.log == ["c"])
+  }
+
+  @Test func sendEffectsAreQueuedFirstInFirstOut() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    store.send(.a)
+    // Depth-first re-entrant processing would give a, b, d, c.
+    #expect(store.state.log == ["a", "b", "c", "d"])
+  }
+
+  @Test func aChainOf100000SynchronousSendsDoesNotOverflowTheStack() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    store.send(.chain(100_000))
+    #expect(store.state.log == ["0"])
+  }
+
+  @Test func sendingFromAnObserverIsQueuedNotReentrant() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      MainActor.assumeIsolated { _ = store.send(.observed) }
+    }
+    store.send(.c)
+    #expect(store.state.log == ["c", "observed"])
+  }
+
+  @Test func observationSeesStateChanges() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    let changes = Locked(0)
+    withObservationTracking {
+      _ = store.state.log
+    } onChange: {
+      changes.withValue { $0 += 1 }
+    }
+    store.send(.c)
+    #expect(changes.value == 1)
+  }
+
+  @Test func statesStreamYieldsTheCurrentStateThenDistinctChanges() async {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    var iterator = store.states.makeAsyncIterator()
+    #expect(await iterator.next() == Logger.State())
+    store.send(.c)
+    #expect(await iterator.next()?.log == ["c"])
+    store.send(.chain(0))
+    store.send(.chain(0))  // same state again: not yielded
+    store.send(.d)
+    #expect(await iterator.next()?.log == ["0"])
+    #expect(await iterator.next()?.log == ["0", "d"])
+  }
+
+  @Test func aSendWithoutEffectsReturnsAFinishedTask() async {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    let task = store.send(.c)
+    #expect(task.isFinished)
+    await task.finish()
+  }
+}
