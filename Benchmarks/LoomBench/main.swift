@@ -1,1 +1,45 @@
-print("loom-bench: not built yet")
+// loom-bench: runs the workloads of the benchmark spec and prints one line per figure.
+//
+//   swift run -c release loom-bench            all workloads at full size
+//   swift run -c release loom-bench --quick    every workload at 1/10 of its size
+//   swift run -c release loom-bench --only W4  one workload
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(
+    """
+    usage: loom-bench [--quick] [--only W<n>]
+
+      --quick     run every workload at 1/10 of its size (for CI smoke runs)
+      --only W4   run one workload (W0 to W6, W8)
+    """)
+  exit(0)
+}
+let scale = arguments.contains("--quick") ? 10 : 1
+let only: String? = {
+  guard let index = arguments.firstIndex(of: "--only") else { return nil }
+  let next = arguments.index(after: index)
+  guard next < arguments.endIndex else {
+    FileHandle.standardError.write(Data("loom-bench: --only needs a workload id, like W4\n".utf8))
+    exit(2)
+  }
+  return arguments[next].uppercased()
+}()
+let known = ["W0", "W1", "W2", "W3", "W4", "W5", "W6", "W8"]
+if let only, !known.contains(only) {
+  FileHandle.standardError.write(
+    Data("loom-bench: unknown workload \(only); known: \(known.joined(separator: ", "))\n".utf8))
+  exit(2)
+}
+
+func shouldRun(_ id: String) -> Bool { only == nil || only == id }
+
+
+await MainActor.run {
+  if shouldRun("W0") { runW0(scale: scale) }
+  if shouldRun("W1") { runW1(scale: scale) }
+  if shouldRun("W2") { runW2(scale: scale) }
+}
+if shouldRun("W4") { await runW4(scale: scale) }
+if shouldRun("W5") { await runW5(scale: scale) }

@@ -56,7 +56,7 @@ extension Effect.Run {
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction>.Run {
     let operation = self.operation
-    var mappedHandler: (@Sendable (any Error, Send<NewAction>) async -> Void)?
+    var mappedHandler: Effect<NewAction>.Run.Handler?
     if let handler {
       mappedHandler = { error, send in await handler(error, send.map(transform)) }
     }

@@ -42,10 +42,16 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// An asynchronous operation and what to do when it throws.
+  ///
+  /// Both run on the actor of the task that calls them: the store starts them on the main
+  /// actor, so sending an action back never switches threads.
   struct Run: Sendable {
+    typealias Operation = nonisolated(nonsending) @Sendable (Send<Action>) async throws -> Void
+    typealias Handler = nonisolated(nonsending) @Sendable (any Error, Send<Action>) async -> Void
+
     let priority: TaskPriority?
-    let operation: @Sendable (Send<Action>) async throws -> Void
-    let handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+    let operation: Operation
+    let handler: Handler?
     let fileID: StaticString
     let line: UInt
   }
@@ -90,7 +96,10 @@ public struct Effect<Action: Sendable>: Sendable {
   /// An effect that runs an asynchronous operation in its own task.
   ///
   /// The operation receives a ``Send`` with which it can send any number of actions back to the
-  /// store. An error it throws goes to `handler` if there is one; otherwise the store reports a
+  /// store. It starts on the main actor, like the store, so sending an action back costs no
+  /// thread switch; every `await` of a nonisolated async function (a network call, a file read)
+  /// runs that function off the main actor. Move long synchronous computations into such a
+  /// function rather than doing them inline. An error it throws goes to `handler` if there is one; otherwise the store reports a
   /// runtime warning naming the action that started the effect. Cancellation errors are never
   /// reported.
   ///
@@ -108,8 +117,10 @@ public struct Effect<Action: Sendable>: Sendable {
   ///   - handler: Receives any non-cancellation error the operation throws.
   public static func run(
     priority: TaskPriority? = nil,
-    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
-    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    operation: nonisolated(nonsending) @escaping @Sendable (_ send: Send<Action>) async throws
+      -> Void,
+    catch handler: (nonisolated(nonsending) @Sendable (_ error: any Error, _ send: Send<Action>)
+      async -> Void)? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {

@@ -36,7 +36,7 @@ final class EffectGroup: Sendable {
   }
 
   /// Suspends until no effect of the group is in flight.
-  func wait() async {
+  nonisolated(nonsending) func wait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let isDone = state.withLock { state -> Bool in
         if state.count == 0 { return true }

@@ -111,25 +111,31 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   // MARK: Cancelling
 
   /// Cancels the effects registered under `key` and drops a throttled effect waiting on it.
-  func cancel(_ key: CancelKey) {
-    let tasks = state.withLock { state -> [Task<Void, Never>] in
+  /// Returns the ids of the cancelled effects.
+  @discardableResult
+  func cancel(_ key: CancelKey) -> [UInt64] {
+    let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
       state.throttles.removeValue(forKey: key)
-      guard let ids = state.idsByKey.removeValue(forKey: key) else { return [] }
-      return ids.compactMap { state.markCancelled($0) }
+      guard let ids = state.idsByKey.removeValue(forKey: key) else { return ([], []) }
+      return (ids, ids.compactMap { state.markCancelled($0) })
     }
     for task in tasks { task.cancel() }
+    return ids
   }
 
-  /// Cancels every effect started at `path` or below it.
-  func cancel(under path: ReducerPath) {
-    let tasks = state.withLock { state -> [Task<Void, Never>] in
+  /// Cancels every effect started at `path` or below it. Returns the ids of the cancelled
+  /// effects.
+  @discardableResult
+  func cancel(under path: ReducerPath) -> [UInt64] {
+    let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
       for key in state.throttles.keys where key.path.hasPrefix(path) {
         state.throttles.removeValue(forKey: key)
       }
       let ids = state.entries.compactMap { $0.value.path.hasPrefix(path) ? $0.key : nil }
-      return ids.compactMap { state.markCancelled($0) }
+      return (ids, ids.compactMap { state.markCancelled($0) })
     }
     for task in tasks { task.cancel() }
+    return ids
   }
 
   /// Cancels every effect of a group.

@@ -23,12 +23,19 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline let action: Action
     @usableFromInline let group: EffectGroup?
     @usableFromInline let origin: EffectOrigin<Action>?
+    /// The effect that sent the action, so it can be dropped if that effect is cancelled
+    /// before the action is processed.
+    @usableFromInline let effectID: UInt64?
 
     @usableFromInline
-    init(action: Action, group: EffectGroup?, origin: EffectOrigin<Action>?) {
+    init(
+      action: Action, group: EffectGroup?, origin: EffectOrigin<Action>?,
+      effectID: UInt64? = nil
+    ) {
       self.action = action
       self.group = group
       self.origin = origin
+      self.effectID = effectID
     }
   }
 
@@ -50,16 +57,19 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var stateObservers: [UInt64: @MainActor () -> Void] = [:]
     @usableFromInline var nextObserverToken: UInt64 = 0
     @usableFromInline var didProcess: ((Action, EffectOrigin<Action>?, State) -> Void)?
+    @usableFromInline var dependencies: DependencyValues
+    /// Effects cancelled while actions they sent were waiting in `queue`.
+    @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
 
     @usableFromInline
-    init(state: State) {
+    init(state: State, dependencies: DependencyValues) {
       self.state = state
+      self.dependencies = dependencies
     }
   }
 
   @usableFromInline let storage: UnsafeMutablePointer<Storage>
   @usableFromInline let reducer: R
-  @usableFromInline let dependencies: DependencyValues
   @usableFromInline let runtime = EffectRuntime<Action>()
   @usableFromInline let registrar = ObservationRegistrar()
   @usableFromInline let stateKeyPath: KeyPath<RootCore, State>
@@ -69,9 +79,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline
   init(initialState: State, reducer: R, dependencies: DependencyValues) {
     self.storage = .allocate(capacity: 1)
-    self.storage.initialize(to: Storage(state: initialState))
+    self.storage.initialize(to: Storage(state: initialState, dependencies: dependencies))
     self.reducer = reducer
-    self.dependencies = dependencies
     self.stateKeyPath = \RootCore.state
   }
 
@@ -88,11 +97,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     set { storage.pointee.state = newValue }
   }
 
-  /// Called after each action is processed, with the state it left behind. The test store uses
-  /// it to record actions received from effects.
-  package var didProcess: ((Action, EffectOrigin<Action>?, State) -> Void)? {
-    get { storage.pointee.didProcess }
-    set { storage.pointee.didProcess = newValue }
+  /// The dependencies the reducer and the effects it starts from now on see.
+  package var dependencies: DependencyValues {
+    get { storage.pointee.dependencies }
+    set { storage.pointee.dependencies = newValue }
   }
 
   @usableFromInline
@@ -123,17 +131,19 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   @inlinable
   func send(
-    _ action: Action, group existingGroup: EffectGroup?, origin: EffectOrigin<Action>?
+    _ action: Action, group existingGroup: EffectGroup?, origin: EffectOrigin<Action>?,
+    effectID: UInt64? = nil
   ) -> StoreTask {
     if storage.pointee.isSending {
       let group = existingGroup ?? EffectGroup()
-      storage.pointee.queue.append(Queued(action: action, group: group, origin: origin))
+      storage.pointee.queue.append(
+        Queued(action: action, group: group, origin: origin, effectID: effectID))
       return makeTask(group)
     }
     storage.pointee.isSending = true
     defer { storage.pointee.isSending = false }
     var group = existingGroup
-    _withDependencies(dependencies) {
+    _withDependencies(storage.pointee.dependencies) {
       if storage.pointee.isObserved {
         registrar.withMutation(of: self, keyPath: stateKeyPath) {
           processAll(action, group: &group, origin: origin)
@@ -155,10 +165,14 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     while index < storage.pointee.queue.count {
       let next = storage.pointee.queue[index]
       index += 1
+      if let effectID = next.effectID, storage.pointee.cancelledWhileQueued.contains(effectID) {
+        continue
+      }
       var queuedGroup = next.group ?? group
       process(next.action, group: &queuedGroup, origin: next.origin)
     }
     storage.pointee.queue.removeAll(keepingCapacity: true)
+    storage.pointee.cancelledWhileQueued.removeAll()
   }
 
   @usableFromInline
@@ -195,13 +209,23 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     let effectGroup = group ?? EffectGroup()
     group = effectGroup
     start(
-      effect, group: effectGroup, path: ReducerPath(), keys: [], dependencies: dependencies,
-      startedBy: action)
+      effect, group: effectGroup, path: ReducerPath(), keys: [],
+      dependencies: storage.pointee.dependencies, startedBy: action)
   }
 
   /// Receives an action from an effect.
-  private func receive(_ action: Action, group: EffectGroup, origin: EffectOrigin<Action>) {
-    _ = send(action, group: group, origin: origin)
+  private func receive(
+    _ action: Action, group: EffectGroup, origin: EffectOrigin<Action>, effectID: UInt64
+  ) {
+    _ = send(action, group: group, origin: origin, effectID: effectID)
+  }
+
+  /// Remembers cancelled effects whose actions may still wait in the queue, so they are dropped.
+  private func dropQueuedActions(of cancelled: [UInt64]) {
+    guard storage.pointee.isSending, !storage.pointee.queue.isEmpty, !cancelled.isEmpty else {
+      return
+    }
+    storage.pointee.cancelledWhileQueued.formUnion(cancelled)
   }
 
   // MARK: Starting effects
@@ -245,13 +269,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
     case .cancellable(let id, let cancelInFlight, let inner):
       let key = CancelKey(path: path, id: id)
-      if cancelInFlight { runtime.cancel(key) }
+      if cancelInFlight { dropQueuedActions(of: runtime.cancel(key)) }
       start(
         inner, group: group, path: path, keys: keys + [key], dependencies: dependencies,
         startedBy: action)
 
     case .cancel(let id):
-      runtime.cancel(CancelKey(path: path, id: id))
+      dropQueuedActions(of: runtime.cancel(CancelKey(path: path, id: id)))
 
     case .scoped(let component, let inner):
       start(
@@ -259,7 +283,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         dependencies: dependencies, startedBy: action)
 
     case .cancelScope(let component):
-      runtime.cancel(under: path.appending(component))
+      dropQueuedActions(of: runtime.cancel(under: path.appending(component)))
 
     case .dependencies(let values, let inner):
       start(
@@ -285,40 +309,51 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       kind: .operation, keys: keys, path: path, group: group, origin: origin)
     let runtime = runtime
     let handle = EffectHandle(id: id, runtime: runtime)
-    let send = Send<Action> { [weak self] in self?.receive($0, group: group, origin: origin) }
-    let task = Task.detached(priority: run.priority) {
-      await DependencyValues.$current.withValue(dependencies) {
-        await Suspension.$observer.withValue(handle) {
+    let send = Send<Action> { [weak self] in
+      self?.receive($0, group: group, origin: origin, effectID: id)
+    }
+    // The task inherits the dependencies and the suspension observer bound here, and starts
+    // running at once, on the main actor, until its first suspension.
+    let task = DependencyValues.$current.withValue(dependencies) {
+      Suspension.$observer.withValue(handle) {
+        Task.immediate(priority: run.priority) { @MainActor in
           do {
             try await run.operation(send)
           } catch is CancellationError {
           } catch {
-            if Task.isCancelled {
-            } else if let handler = run.handler {
-              await handler(error, send)
-            } else {
-              dependencies.issueReporter(
-                """
-                An effect returned for the action below threw an error it did not catch:
-
-                  \(action)
-
-                Error: \(error)
-
-                Give the effect a "catch" handler, or handle the error inside it, so that \
-                failures reach your reducer as actions.
-                """,
-                at: SourceLocation(
-                  fileID: "\(run.fileID)", filePath: "\(run.fileID)", line: Int(run.line),
-                  column: 0)
-              )
+            if !Task.isCancelled {
+              if let handler = run.handler {
+                await handler(error, send)
+              } else {
+                Self.reportUnhandled(error, from: action, run: run, to: dependencies)
+              }
             }
           }
+          runtime.complete(id)
         }
       }
-      runtime.complete(id)
     }
     runtime.attach(task, to: id)
+  }
+
+  private static func reportUnhandled(
+    _ error: any Error, from action: Action, run: Effect<Action>.Run,
+    to dependencies: DependencyValues
+  ) {
+    dependencies.issueReporter(
+      """
+      An effect returned for the action below threw an error it did not catch:
+
+        \(action)
+
+      Error: \(error)
+
+      Give the effect a "catch" handler, or handle the error inside it, so that failures reach \
+      your reducer as actions.
+      """,
+      at: SourceLocation(
+        fileID: "\(run.fileID)", filePath: "\(run.fileID)", line: Int(run.line), column: 0)
+    )
   }
 
   private func startSequence(
@@ -340,11 +375,11 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         startedBy: action)
       return true
     }
-    let task = Task.detached {
+    let task = Task.immediateDetached { @MainActor in
       for effect in effects {
         if Task.isCancelled { break }
         let step = EffectGroup()
-        let started = await startStep(effect, step)
+        let started = startStep(effect, step)
         guard started else { break }
         await withTaskCancellationHandler {
           await step.wait()
@@ -404,16 +439,16 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         key, sleep: sleep, group: pending.group, path: path,
         dependencies: pending.dependencies, startedBy: pending.origin)
     }
-    let task = Task.detached {
+    let task = Task.immediateDetached { @MainActor in
       let elapsed: Bool
       do {
-        try await Suspension.$observer.withValue(handle) { try await sleep() }
+        try await Suspension.$observer.withValue(handle) { @MainActor in try await sleep() }
         elapsed = !Task.isCancelled
       } catch {
         elapsed = false
       }
       if elapsed {
-        await closeWindow()
+        closeWindow()
       }
       runtime.complete(id)
     }

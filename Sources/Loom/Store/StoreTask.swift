@@ -18,8 +18,8 @@ public struct StoreTask: Hashable, Sendable {
   /// Waits until every effect of the task has finished.
   ///
   /// If the task awaiting `finish()` is cancelled, the effects are cancelled too.
-  public func finish() async {
-    guard let group else { return }
+  nonisolated(nonsending) public func finish() async {
+    guard let group, !group.isEmpty else { return }
     let cancelGroup = cancelGroup
     await withTaskCancellationHandler {
       await group.wait()

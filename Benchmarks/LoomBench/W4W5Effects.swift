@@ -1,0 +1,97 @@
+import Foundation
+import Loom
+
+/// W4: `.start` returns a `.run` that sends `.done`; `.done` increments a counter.
+struct RoundTripFeature: Reducer {
+  struct State { var done = 0 }
+  enum Action: Sendable { case start, done }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { send in await send(.done) }
+    case .done:
+      state.done += 1
+      return .none
+    }
+  }
+}
+
+@MainActor
+func runW4(scale: Int) async {
+  let roundTrips = 100_000 / scale
+  let awaited = await median {
+    let store = Store(initialState: RoundTripFeature.State()) { RoundTripFeature() }
+    for _ in 0..<roundTrips {
+      await store.send(.start).finish()
+    }
+  }
+  print("W4 round-trip awaited: \(figure(awaited.nanoseconds / Double(roundTrips) / 1_000)) µs/round trip")
+
+  let sends = 10_000 / scale
+  let unawaited = await median {
+    let store = Store(initialState: RoundTripFeature.State()) { RoundTripFeature() }
+    var tasks: [StoreTask] = []
+    tasks.reserveCapacity(sends)
+    for _ in 0..<sends { tasks.append(store.send(.start)) }
+    for task in tasks { await task.finish() }
+    let done = store.state.done
+    if done != sends {
+      FileHandle.standardError.write(Data("W4: expected \(sends) .done, got \(done)\n".utf8))
+    }
+  }
+  print("W4 round-trip unawaited n=\(sends): \(figure(unawaited.nanoseconds / 1e6)) ms total")
+}
+
+/// W5: effects that each wait an hour, each cancellable with its own id.
+struct SleepersFeature: Reducer {
+  struct State {}
+  enum Action: Sendable { case start(Int), cancel(Int) }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start(let id):
+      return .run { _ in try await Task.sleep(for: .seconds(3_600)) }.cancellable(id: id)
+    case .cancel(let id):
+      return .cancel(id: id)
+    }
+  }
+}
+
+@MainActor
+func runW5(scale: Int) async {
+  let count = 10_000 / scale
+  var startTimes: [Duration] = []
+  var cancelTimes: [Duration] = []
+  var perEffect: [Double] = []
+  for _ in 0..<6 {
+    let store = Store(initialState: SleepersFeature.State()) { SleepersFeature() }
+    let before = memoryKiB("VmRSS") ?? 0
+    let startedAt = ContinuousClock.now
+    var tasks: [StoreTask] = []
+    tasks.reserveCapacity(count)
+    for id in 0..<count { tasks.append(store.send(.start(id))) }
+    startTimes.append(ContinuousClock.now - startedAt)
+    // Let every task reach its sleep, so the memory figure counts suspended effects.
+    for _ in 0..<10 { await Task.yield() }
+    let during = memoryKiB("VmRSS") ?? 0
+    perEffect.append(max(0, during - before) / Double(count))
+    let cancelledAt = ContinuousClock.now
+    for id in 0..<count { store.send(.cancel(id)) }
+    for task in tasks { await task.finish() }
+    cancelTimes.append(ContinuousClock.now - cancelledAt)
+    let left = store.inFlightEffectCount
+    if left != 0 {
+      FileHandle.standardError.write(Data("W5: \(left) effects left in flight\n".utf8))
+    }
+  }
+  // The first run is the warm-up.
+  func middle<T: Comparable>(_ values: [T]) -> T {
+    let measured = values.dropFirst().sorted()
+    return measured[measured.count / 2]
+  }
+  print("W5 cancellation start n=\(count): \(figure(middle(startTimes).nanoseconds / 1e6)) ms")
+  print("W5 cancellation cancel n=\(count): \(figure(middle(cancelTimes).nanoseconds / 1e6)) ms")
+  print("W5 cancellation peak-rss: \(figure((memoryKiB("VmHWM") ?? 0) / 1024)) MiB")
+  print("W5 cancellation per-effect: \(figure(middle(perEffect))) KiB/effect")
+}

@@ -1,0 +1,24 @@
+import Loom
+import Synchronization
+
+/// The runtime issues a store under test reported (from its reducer or from effects on other
+/// threads), kept until the test store reports them at the next step of the test.
+final class RuntimeIssues: Sendable {
+  struct Issue: Sendable {
+    let message: String
+    let location: Loom.SourceLocation
+  }
+
+  private let issues = Mutex<[Issue]>([])
+
+  func append(message: String, location: Loom.SourceLocation) {
+    issues.withLock { $0.append(Issue(message: message, location: location)) }
+  }
+
+  func drain() -> [Issue] {
+    issues.withLock { issues in
+      defer { issues.removeAll() }
+      return issues
+    }
+  }
+}

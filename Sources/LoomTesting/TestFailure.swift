@@ -1,0 +1,94 @@
+import Loom
+import Testing
+
+#if canImport(XCTest)
+  import XCTest
+#endif
+
+/// A failure a test store found: what happened, in words, and the line of the test it points at.
+public struct TestFailure: Sendable, Equatable, CustomStringConvertible {
+  /// What happened and what to do about it.
+  public var message: String
+  /// The line of the test the failure points at.
+  public var location: Loom.SourceLocation
+  /// The same file path as a static string, which XCTest needs.
+  let staticFilePath: StaticString?
+
+  /// Creates a failure.
+  public init(message: String, location: Loom.SourceLocation) {
+    self.message = message
+    self.location = location
+    self.staticFilePath = nil
+  }
+
+  init(message: String, at callSite: CallSite) {
+    self.message = message
+    self.location = callSite.location
+    self.staticFilePath = callSite.filePath
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.message == rhs.message && lhs.location == rhs.location
+  }
+
+  public var description: String { "\(location): \(message)" }
+}
+
+/// Where a test store sends its failures.
+///
+/// By default a failure is recorded with the test framework that is running the test: an
+/// `Issue.record` under Swift Testing, an `XCTFail` under XCTest, both at the line of the test
+/// that made the failing call. Tests of code built on the test store can route failures to a
+/// closure instead, to check the exact messages:
+///
+/// ```swift
+/// let failures = Mutex<[TestFailure]>([])
+/// let store = TestStore(initialState: Counter.State()) { Counter() }
+/// store.failureReporter = .collecting { failure in failures.withLock { $0.append(failure) } }
+/// ```
+public struct TestFailureReporter: Sendable {
+  let record: @Sendable (TestFailure) -> Void
+
+  /// Reports each failure to `record` instead of the test framework.
+  public static func collecting(_ record: @escaping @Sendable (TestFailure) -> Void) -> Self {
+    Self(record: record)
+  }
+
+  /// Records each failure with Swift Testing when a test is running, otherwise with XCTest.
+  public static let testFramework = Self { failure in
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: failure.message),
+        sourceLocation: Testing.SourceLocation(
+          fileID: failure.location.fileID,
+          filePath: failure.location.filePath,
+          line: failure.location.line,
+          column: max(failure.location.column, 1)
+        )
+      )
+      return
+    }
+    #if canImport(XCTest)
+      if let file = failure.staticFilePath {
+        XCTFail(failure.message, file: file, line: UInt(failure.location.line))
+      } else {
+        XCTFail("\(failure.location): \(failure.message)")
+      }
+    #else
+      print("Test failure: \(failure)")
+    #endif
+  }
+}
+
+/// The place in a test that called a test store method, captured with default arguments.
+struct CallSite: Sendable {
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  var location: Loom.SourceLocation {
+    Loom.SourceLocation(
+      fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+  }
+}

@@ -1,0 +1,200 @@
+import Loom
+
+extension TestStore where Action: Equatable {
+  /// Asserts that an effect sent `expectedAction`, and how it changed the state.
+  ///
+  /// Waits for the action if it has not arrived yet: until an effect sends something, until no
+  /// effect can make progress (then it fails at once), or until `timeout` passes.
+  ///
+  /// ```swift
+  /// await store.receive(.factLoaded("1 is a good number.")) {
+  ///   $0.fact = "1 is a good number."
+  /// }
+  /// ```
+  public func receive(
+    _ expectedAction: Action,
+    timeout: Duration? = nil,
+    assert expectedChange: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      description: describe(expectedAction),
+      matching: { $0 == expectedAction },
+      mismatch: { [unowned self] in
+        "\(self.diff(expectedAction, $0))\n\n(Expected: −, Received: +)"
+      },
+      timeout: timeout, expectedChange: expectedChange,
+      callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+}
+
+extension TestStore {
+  /// Asserts that an effect sent an action of the case `casePath` describes, with any payload.
+  ///
+  /// ```swift
+  /// await store.receive(.pageLoaded) { $0.isLoading = false }
+  /// ```
+  public func receive<Value>(
+    _ casePath: CasePath<Action, Value>,
+    timeout: Duration? = nil,
+    assert expectedChange: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      description: "an action of the expected case",
+      matching: { casePath.extract(from: $0) != nil },
+      mismatch: { [unowned self] in "Received: \(self.describe($0))" },
+      timeout: timeout, expectedChange: expectedChange,
+      callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Asserts that an effect sent an action of the case `casePath` describes whose payload
+  /// equals `value`.
+  ///
+  /// ```swift
+  /// await store.receive(.markedRead, "n1")
+  /// ```
+  public func receive<Value: Equatable>(
+    _ casePath: CasePath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert expectedChange: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      description: "an action of the expected case with payload \(describe(value))",
+      matching: { casePath.extract(from: $0) == value },
+      mismatch: { [unowned self] action in
+        if let payload = casePath.extract(from: action) {
+          return "\(self.diff(value, payload))\n\n(Expected payload: −, Received: +)"
+        }
+        return "Received: \(self.describe(action))"
+      },
+      timeout: timeout, expectedChange: expectedChange,
+      callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Asserts that an effect sent an action for which `predicate` returns `true`.
+  ///
+  /// ```swift
+  /// await store.receive(where: { if case .failed = $0 { true } else { false } })
+  /// ```
+  public func receive(
+    where predicate: @escaping (Action) -> Bool,
+    timeout: Duration? = nil,
+    assert expectedChange: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      description: "an action matching the predicate",
+      matching: predicate,
+      mismatch: { [unowned self] in "Received: \(self.describe($0))" },
+      timeout: timeout, expectedChange: expectedChange,
+      callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  func receive(
+    description: String,
+    matching: (Action) -> Bool,
+    mismatch: (Action) -> String,
+    timeout: Duration?,
+    expectedChange: ((inout State) throws -> Void)?,
+    callSite: CallSite
+  ) async {
+    reportRuntimeIssues(at: callSite)
+    let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    while true {
+      if exhaustivity.isExhaustive, let first = received.first {
+        received.removeFirst()
+        guard matching(first.action) else {
+          fail(
+            """
+            Received unexpected action\(describeOrigin(first.origin)):
+
+            \(mismatch(first.action))
+            """,
+            at: callSite)
+          reference = first.state
+          return
+        }
+        assertState(
+          first.state, after: "receiving \(describe(first.action))",
+          expectedChange: expectedChange, at: callSite)
+        reportRuntimeIssues(at: callSite)
+        return
+      }
+      if !exhaustivity.isExhaustive, let index = received.firstIndex(where: { matching($0.action) }) {
+        let skipped = received[..<index]
+        if exhaustivity.showsSkippedAssertions, !skipped.isEmpty {
+          print(
+            "Skipped receiving \(skipped.count) action(s):\n"
+              + skipped.map { "  • \(describe($0.action))" }.joined(separator: "\n"))
+        }
+        if index > 0 { reference = received[index - 1].state }
+        let match = received[index]
+        received.removeFirst(index + 1)
+        assertState(
+          match.state, after: "receiving \(describe(match.action))",
+          expectedChange: expectedChange, at: callSite)
+        reportRuntimeIssues(at: callSite)
+        return
+      }
+      let generation = monitor.generation
+      if hooks.inFlightEffectCount == 0 {
+        fail(
+          """
+          Expected to receive \(description), but no effects are in flight\
+          \(received.isEmpty ? "" : " (and no received action matches)").
+          """,
+          at: callSite)
+        return
+      }
+      if hooks.isIdle {
+        fail(
+          """
+          Expected to receive \(description), but no effect can make progress: every effect \
+          in flight is waiting on a test clock. Advance the clock before receiving.
+
+          Effects in flight:
+          \(describeEffectsInFlight())
+          """,
+          at: callSite)
+        return
+      }
+      let remaining = deadline - ContinuousClock.now
+      guard remaining > .zero, await monitor.wait(after: generation, timeout: remaining) else {
+        fail(
+          """
+          Expected to receive \(description), but received nothing after \
+          \(timeout ?? self.timeout).
+
+          Effects in flight:
+          \(describeEffectsInFlight())
+          """,
+          at: callSite)
+        return
+      }
+      reportRuntimeIssues(at: callSite)
+    }
+  }
+
+  func describeEffectsInFlight() -> String {
+    hooks.effectsInFlight.map { origin in
+      let location = origin.line == 0 ? "" : " at \(origin.fileID):\(origin.line)"
+      return "  • an effect of \(describe(origin.action))\(location)"
+    }
+    .joined(separator: "\n")
+  }
+}

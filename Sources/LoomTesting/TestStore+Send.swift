@@ -1,0 +1,178 @@
+import Loom
+
+extension TestStore {
+  /// Sends an action and asserts how it changes the state.
+  ///
+  /// The closure receives the state as it was before the action (as far as the test has
+  /// asserted) and must change it into the state expected after the action.
+  ///
+  /// ```swift
+  /// await store.send(.incrementTapped) {
+  ///   $0.count = 1
+  /// }
+  /// ```
+  ///
+  /// In exhaustive mode, actions received from effects must all be asserted before the next
+  /// `send`.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert expectedChange: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportRuntimeIssues(at: callSite)
+    if !received.isEmpty {
+      if exhaustivity.isExhaustive {
+        fail(
+          """
+          Must handle \(received.count) received \(received.count == 1 ? "action" : "actions") \
+          before sending an action:
+
+          \(describeReceived())
+          """,
+          at: callSite)
+      } else if exhaustivity.showsSkippedAssertions {
+        print("Skipped receiving \(received.count) action(s):\n\(describeReceived())")
+      }
+      if let last = received.last { reference = last.state }
+      received.removeAll()
+    }
+    stateAfterSentAction = nil
+    let task = store.send(action)
+    let actual = stateAfterSentAction ?? store.state
+    assertState(
+      actual, after: "sending \(describe(action))", expectedChange: expectedChange,
+      at: callSite)
+    reportRuntimeIssues(at: callSite)
+    return TestStoreTask(
+      task: task, timeout: timeout,
+      report: { [weak self] message, site in self?.fail(message, at: site) })
+  }
+
+  /// Asserts the current state without sending an action.
+  ///
+  /// ```swift
+  /// store.assert { $0.isLoading = false }
+  /// ```
+  public func assert(
+    _ expectedChange: (inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportRuntimeIssues(at: callSite)
+    withoutActuallyEscaping(expectedChange) { expectedChange in
+      assertState(store.state, after: nil, expectedChange: expectedChange, at: callSite)
+    }
+  }
+
+  /// Compares the state the test expects with the actual one, reports any difference, and
+  /// makes the actual state the new reference.
+  func assertState(
+    _ actual: State,
+    after step: String?,
+    expectedChange: ((inout State) throws -> Void)?,
+    at callSite: CallSite
+  ) {
+    defer { reference = actual }
+    let previous = reference
+    var expected = previous
+    do {
+      try expectedChange?(&expected)
+    } catch {
+      fail("The state assertion threw an error: \(error)", at: callSite)
+      return
+    }
+
+    if !exhaustivity.isExhaustive {
+      // Non-exhaustive: the assertion may describe the change relative to the previous state
+      // or set values on the actual state; either passing is enough.
+      var expectedFromActual = actual
+      try? expectedChange?(&expectedFromActual)
+      if expected == actual || expectedFromActual == actual {
+        if exhaustivity.showsSkippedAssertions, expectedChange == nil, previous != actual {
+          print("Skipped assertions of state changes:\n\(diff(previous, actual))")
+        }
+        return
+      }
+      if expectedChange == nil { return }
+      fail(
+        """
+        A state change does not match expectation\(step.map { " after \($0)" } ?? ""):
+
+        \(diff(expectedFromActual, actual))
+
+        (Expected: −, Actual: +)
+        """,
+        at: callSite)
+      return
+    }
+
+    if expected == actual {
+      if expectedChange != nil, previous == actual {
+        fail(
+          """
+          Expected state to change, but no change occurred\(step.map { " after \($0)" } ?? "").
+
+          The assertion closure made changes the state did not: if no change is expected, \
+          leave out the closure.
+          """,
+          at: callSite)
+      }
+      return
+    }
+    if expectedChange == nil {
+      fail(
+        """
+        State was not expected to change, but a change occurred\
+        \(step.map { " after \($0)" } ?? ""):
+
+        \(diff(previous, actual))
+
+        (Expected: −, Actual: +)
+        """,
+        at: callSite)
+      return
+    }
+    if expected == previous {
+      fail(
+        """
+        The assertion closure changed nothing, but the state did change\
+        \(step.map { " after \($0)" } ?? ""):
+
+        \(diff(previous, actual))
+
+        (Expected: −, Actual: +)
+        """,
+        at: callSite)
+      return
+    }
+    fail(
+      """
+      A state change does not match expectation\(step.map { " after \($0)" } ?? ""):
+
+      \(diff(expected, actual))
+
+      (Expected: −, Actual: +)
+      """,
+      at: callSite)
+  }
+
+  func describeReceived() -> String {
+    received.map { "  • \(describe($0.action))\(describeOrigin($0.origin))" }
+      .joined(separator: "\n")
+  }
+
+  func describeOrigin(_ origin: EffectOrigin<Action>) -> String {
+    if origin.line == 0 {
+      return " (sent by .send from \(describe(origin.action)))"
+    }
+    return " (from an effect of \(describe(origin.action)) at \(origin.fileID):\(origin.line))"
+  }
+}

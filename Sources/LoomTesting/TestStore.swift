@@ -1,0 +1,135 @@
+import Loom
+
+/// A store for tests that makes you assert every state change, every action effects send back,
+/// and the end of every effect.
+///
+/// ```swift
+/// @MainActor
+/// @Test func incrementThenFetchFact() async {
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   } withDependencies: {
+///     $0.factClient.fetch = { "\($0) is a good number." }
+///   }
+///
+///   await store.send(.incrementTapped) {
+///     $0.count = 1
+///   }
+///   await store.send(.factTapped)
+///   await store.receive(.factLoaded("1 is a good number.")) {
+///     $0.fact = "1 is a good number."
+///   }
+/// }
+/// ```
+///
+/// By default the test store is exhaustive (see ``exhaustivity``): a test fails if it leaves a
+/// state change, a received action or a running effect unasserted. Waiting is driven by the
+/// store's own events, not by polling: `receive` fails at once when no effect can make
+/// progress (every effect is waiting on a `TestClock` the test has not advanced), and the
+/// wall-clock ``timeout`` is only the last resort for effects that wait on something else.
+@MainActor
+public final class TestStore<State: Equatable, Action: Sendable> {
+  struct Received {
+    let action: Action
+    let state: State
+    let origin: EffectOrigin<Action>
+  }
+
+  let store: Store<State, Action>
+  let hooks: any StoreTestingHooks<State, Action>
+  let monitor = ActivityMonitor()
+  let runtimeIssues: RuntimeIssues
+  let creation: CallSite
+
+  /// The state the test has asserted so far; assertions are made relative to it.
+  var reference: State
+  /// Actions effects sent that the test has not asserted yet, oldest first.
+  var received: [Received] = []
+  /// The state right after the last action sent with ``send(_:assert:fileID:filePath:line:column:)``.
+  var stateAfterSentAction: State?
+
+  /// How strictly the store checks the test. `.on` by default.
+  public var exhaustivity: Exhaustivity = .on
+
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
+  /// wait for effects that wait on something other than a test clock. One second by default.
+  public var timeout: Duration = .seconds(1)
+
+  /// Where failures go: the running test framework by default.
+  public var failureReporter: TestFailureReporter = .testFramework
+
+  /// Creates a test store.
+  ///
+  /// The dependencies start from the test context: a dependency the test uses without a test
+  /// value fails the test, naming it.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start with.
+  ///   - reducer: The reducer under test.
+  ///   - prepareDependencies: Overrides the dependencies the reducer and its effects use.
+  public init<R: Reducer<State, Action>>(
+    initialState: State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let runtimeIssues = RuntimeIssues()
+    var dependencies = DependencyValues.testing
+    dependencies.issueReporter = IssueReporter { message, location in
+      runtimeIssues.append(message: message, location: location)
+    }
+    prepareDependencies(&dependencies)
+    let (store, hooks) = Store.withTestingHooks(
+      initialState: initialState, reducer: reducer(), dependencies: dependencies)
+    self.store = store
+    self.hooks = hooks
+    self.reference = initialState
+    self.runtimeIssues = runtimeIssues
+    self.creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let monitor = monitor
+    hooks.setActivityHandler { monitor.notify() }
+    hooks.didProcess = { [weak self] (action: Action, origin: EffectOrigin<Action>?, state: State) in
+      guard let self else { return }
+      if let origin {
+        self.received.append(Received(action: action, state: state, origin: origin))
+      } else {
+        self.stateAfterSentAction = state
+      }
+      self.monitor.notify()
+    }
+  }
+
+  isolated deinit {
+    hooks.setActivityHandler(nil)
+    completeTest(at: creation)
+  }
+
+  /// The current state of the store.
+  public var state: State { store.state }
+
+  /// The dependencies the reducer and the effects it starts from now on see. Change them to
+  /// override a dependency in the middle of a test.
+  ///
+  /// ```swift
+  /// store.dependencies.notificationClient.markAsRead = { _ in throw URLError(.notConnectedToInternet) }
+  /// ```
+  public var dependencies: DependencyValues {
+    get { hooks.dependencies }
+    set { hooks.dependencies = newValue }
+  }
+
+  /// Reports a failure to ``failureReporter``.
+  func fail(_ message: String, at callSite: CallSite) {
+    failureReporter.record(TestFailure(message: message, at: callSite))
+  }
+
+  /// Reports the runtime issues the store raised since the last check, as failures at `callSite`.
+  func reportRuntimeIssues(at callSite: CallSite) {
+    for issue in runtimeIssues.drain() {
+      fail("The store reported a runtime issue: \(issue.message)", at: callSite)
+    }
+  }
+}
