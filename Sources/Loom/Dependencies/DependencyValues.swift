@@ -1,18 +1,136 @@
+import Synchronization
+
 /// The collection of dependencies available to reducers and effects.
 ///
-/// Reducers read dependencies with the `@Dependency` property wrapper; the store that runs a
+/// Reducers read dependencies with the ``Dependency`` property wrapper. The store that runs a
 /// reducer binds its own `DependencyValues` while the reducer and its effects run, so a test
 /// store's overrides reach every effect it starts.
+///
+/// Register a dependency by declaring a key and a computed property:
+///
+/// ```swift
+/// private enum APIClientKey: DependencyKey {
+///   static let liveValue = APIClient.live
+///   static let testValue = APIClient.unimplemented
+/// }
+///
+/// extension DependencyValues {
+///   var apiClient: APIClient {
+///     get { self[APIClientKey.self] }
+///     set { self[APIClientKey.self] = newValue }
+///   }
+/// }
+/// ```
 public struct DependencyValues: Sendable {
   /// The dependencies of the current task. Stores bind this while they run reducers and effects.
-  @TaskLocal package static var current = DependencyValues()
+  ///
+  /// Its default value belongs to the process: values it resolves for keys are cached for the
+  /// process's lifetime. Stores and test stores start from a copy with a fresh cache (test
+  /// stores always), so nothing a test resolves leaks into another test.
+  @TaskLocal package static var current: DependencyValues = {
+    var values = DependencyValues()
+    values.isProcessDefault = true
+    return values
+  }()
 
-  /// Values set for dependency keys, by the key type's identity.
-  var storage: [ObjectIdentifier: any Sendable] = [:]
+  /// Values set explicitly for dependency keys, by the key type's identity.
+  var storage: [ObjectIdentifier: any Sendable] = [:] {
+    didSet { isProcessDefault = false }
+  }
+
+  /// Default values resolved so far, shared by the copies of one set of dependencies.
+  var cache = DependencyCache() {
+    didSet { isProcessDefault = false }
+  }
+
+  /// Whether these are the untouched default dependencies of the process. A store whose
+  /// dependencies are the process default need not bind them while the current ones are too.
+  @usableFromInline var isProcessDefault = false
 
   /// Where runtime issues go. See ``IssueReporter``.
-  public var issueReporter: IssueReporter = .standardError
+  public var issueReporter: IssueReporter = .standardError {
+    didSet { isProcessDefault = false }
+  }
 
-  /// Creates an empty set of dependencies in which every key resolves to its default value.
+  /// The context dependencies are resolved in: which of a key's default values is used.
+  public var context: DependencyContext = .live {
+    didSet { isProcessDefault = false }
+  }
+
+  /// Creates an empty set of dependencies in which every key resolves to its live value.
   public init() {}
+
+  /// The value of a dependency: the one set explicitly, or else the key's default for the
+  /// current ``context``.
+  ///
+  /// ```swift
+  /// values[APIClientKey.self] = .mock
+  /// ```
+  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+    get {
+      if let value = storage[ObjectIdentifier(key)] as? Key.Value {
+        return value
+      }
+      return cache.value(for: key, context: context, reporter: issueReporter)
+    }
+    set {
+      storage[ObjectIdentifier(key)] = newValue
+    }
+  }
+
+  /// Gives these dependencies a fresh cache, so default values are resolved anew.
+  ///
+  /// The test store calls it so that nothing one test resolved leaks into another.
+  package mutating func resetCache() {
+    cache = DependencyCache()
+  }
+}
+
+/// The default values resolved for dependency keys, computed once per cache.
+///
+/// A stateful live value (a client with a connection pool, a cache) is shared by every reducer
+/// and effect of the store that resolved it.
+final class DependencyCache: Sendable {
+  private struct Entry: Sendable {
+    let context: DependencyContext
+    let value: any Sendable
+  }
+
+  private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+  func value<Key: DependencyKey>(
+    for key: Key.Type, context: DependencyContext, reporter: IssueReporter
+  ) -> Key.Value {
+    let id = ObjectIdentifier(key)
+    if let entry = entries.withLock({ $0[id] }), entry.context == context,
+      let value = entry.value as? Key.Value
+    {
+      return value
+    }
+    // Resolve outside the lock: a default value may itself read other dependencies.
+    let value: Key.Value
+    switch context {
+    case .live:
+      value = Key.liveValue
+    case .preview:
+      value = Key.previewValue
+    case .test:
+      value = DependencyValues.$resolvingTestValueReporter.withValue(reporter) {
+        Key.testValue
+      }
+    }
+    return entries.withLock { entries in
+      if let entry = entries[id], entry.context == context, let existing = entry.value as? Key.Value {
+        return existing
+      }
+      entries[id] = Entry(context: context, value: value)
+      return value
+    }
+  }
+}
+
+extension DependencyValues {
+  /// The reporter of the dependencies whose test value is being resolved, so the default
+  /// `testValue` can report a missing test value through it.
+  @TaskLocal static var resolvingTestValueReporter: IssueReporter?
 }

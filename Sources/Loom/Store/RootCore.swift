@@ -57,7 +57,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var stateObservers: [UInt64: @MainActor () -> Void] = [:]
     @usableFromInline var nextObserverToken: UInt64 = 0
     @usableFromInline var didProcess: ((Action, EffectOrigin<Action>?, State) -> Void)?
-    @usableFromInline var dependencies: DependencyValues
+    @usableFromInline var dependencies: DependencyValues {
+      didSet { usesProcessDefaultDependencies = dependencies.isProcessDefault }
+    }
+    @usableFromInline var usesProcessDefaultDependencies: Bool
     /// Effects cancelled while actions they sent were waiting in `queue`.
     @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
 
@@ -65,6 +68,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     init(state: State, dependencies: DependencyValues) {
       self.state = state
       self.dependencies = dependencies
+      self.usesProcessDefaultDependencies = dependencies.isProcessDefault
     }
   }
 
@@ -143,17 +147,31 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     storage.pointee.isSending = true
     defer { storage.pointee.isSending = false }
     var group = existingGroup
-    _withDependencies(storage.pointee.dependencies) {
-      if storage.pointee.isObserved {
-        registrar.withMutation(of: self, keyPath: stateKeyPath) {
-          processAll(action, group: &group, origin: origin)
-        }
-      } else {
-        processAll(action, group: &group, origin: origin)
+    // Binding a task-local costs tens of nanoseconds; when both the store's dependencies and
+    // the current ones are the untouched process default, binding would change nothing.
+    if storage.pointee.usesProcessDefaultDependencies, _currentDependenciesAreProcessDefault() {
+      processObserved(action, group: &group, origin: origin)
+    } else {
+      _withDependencies(storage.pointee.dependencies) {
+        processObserved(action, group: &group, origin: origin)
       }
     }
     if !storage.pointee.stateObservers.isEmpty { notifyStateObservers() }
     return makeTask(group)
+  }
+
+  /// Processes a batch inside the registrar's mutation, once anyone observes the state.
+  @inlinable
+  func processObserved(
+    _ action: Action, group: inout EffectGroup?, origin: EffectOrigin<Action>?
+  ) {
+    if storage.pointee.isObserved {
+      registrar.withMutation(of: self, keyPath: stateKeyPath) {
+        processAll(action, group: &group, origin: origin)
+      }
+    } else {
+      processAll(action, group: &group, origin: origin)
+    }
   }
 
   /// Processes `action`, then every action queued while processing, in order.
