@@ -3,11 +3,15 @@ import Loom
 extension TestStore {
   /// A one-line description of a value for failure messages.
   func describe<T>(_ value: T) -> String {
-    String(describing: value)
+    loomDump(value)
+      .split(separator: "\n")
+      .map { $0.drop(while: { $0 == " " }) }
+      .joined(separator: " ")
   }
 
-  /// A readable diff between what the test expected and what happened.
+  /// A minimal readable diff between what the test expected and what happened.
   func diff<T>(_ expected: T, _ actual: T) -> String {
-    "−\(String(describing: expected))\n+\(String(describing: actual))"
+    loomDiff(expected, actual, format: .testStore)
+      ?? "(the values differ only in ways their dump does not show)"
   }
 }
