@@ -40,6 +40,7 @@ await MainActor.run {
   if shouldRun("W0") { runW0(scale: scale) }
   if shouldRun("W1") { runW1(scale: scale) }
   if shouldRun("W2") { runW2(scale: scale) }
+  if shouldRun("W3") { runW3(scale: scale) }
 }
 if shouldRun("W4") { await runW4(scale: scale) }
 if shouldRun("W5") { await runW5(scale: scale) }

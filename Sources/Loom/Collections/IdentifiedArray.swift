@@ -1,0 +1,280 @@
+/// An ordered collection of elements with unique ids: random access by position, and O(1)
+/// lookup, update and removal-from-the-end by id.
+///
+/// It is the collection ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``
+/// runs child reducers over: an element is found by its id and changed in place, without
+/// copying the collection.
+///
+/// ```swift
+/// var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2)]
+/// rows[id: 2]?.isOn = true       // in place
+/// rows[id: 3] = Row(id: 3)       // appends
+/// rows[id: 1] = nil              // removes
+/// ```
+///
+/// Ids are unique: where an operation would add an element whose id is already present
+/// (creating from a sequence, decoding, `append`), the first element with that id is kept and
+/// the later one is dropped. Use ``updateOrAppend(_:)`` to replace an element.
+public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
+  /// The ids, in order. Kept in their own array: when elements change but none is inserted or
+  /// removed, this buffer is untouched, so comparing two snapshots of `ids` is O(1).
+  @usableFromInline var _ids: [ID]
+  @usableFromInline var _elements: [Element]
+  /// The position of each id.
+  @usableFromInline var _positions: [ID: Int]
+  @usableFromInline let _idPath: IDPath<Element, ID>
+
+  /// Creates an array from elements whose ids are known to be unique.
+  ///
+  /// - Important: Duplicate ids are not checked here; use ``init(_:id:)`` when they may occur.
+  public init(
+    uncheckedUniqueElements elements: some Sequence<Element>,
+    id: KeyPath<Element, ID>
+  ) {
+    self._elements = Array(elements)
+    self._ids = _elements.map { $0[keyPath: id] }
+    self._positions = Dictionary(
+      _ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    self._idPath = IDPath(keyPath: id)
+  }
+
+  /// Creates an array from elements, keeping the first element of each id.
+  ///
+  /// ```swift
+  /// let tags = IdentifiedArray(["a", "b", "a"], id: \.self)  // ["a", "b"]
+  /// ```
+  ///
+  /// - Complexity: O(*n*).
+  public init(_ elements: some Sequence<Element>, id: KeyPath<Element, ID>) {
+    self._elements = []
+    self._ids = []
+    self._positions = [:]
+    self._idPath = IDPath(keyPath: id)
+    for element in elements { append(element) }
+  }
+
+  /// The ids of the elements, in order.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public var ids: [ID] { _ids }
+
+  /// The elements, in order.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public var elements: [Element] { _elements }
+
+  /// The position of the element with `id`, or `nil`.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public func index(id: ID) -> Int? { _positions[id] }
+
+  /// Whether an element with `id` is present.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public func contains(id: ID) -> Bool { _positions[id] != nil }
+
+  /// The element with `id`: reading returns it or `nil`; setting a value replaces the element
+  /// (or appends it when the id is new); setting `nil` removes it.
+  ///
+  /// Mutating through the subscript changes the element in place:
+  ///
+  /// ```swift
+  /// rows[id: 2]?.isOn.toggle()
+  /// ```
+  ///
+  /// - Complexity: O(1) to read or update; removal is O(*n*) unless the element is last.
+  @inlinable
+  public subscript(id id: ID) -> Element? {
+    get {
+      guard let position = _positions[id] else { return nil }
+      return _elements[position]
+    }
+    _modify {
+      guard let position = _positions[id] else {
+        var missing: Element? = nil
+        yield &missing
+        if let added = missing { _ = updateOrAppend(added) }
+        return
+      }
+      var element: Element? = _elements[position]
+      yield &element
+      if let element {
+        _elements[position] = element
+      } else {
+        _ = remove(at: position)
+      }
+    }
+    set {
+      if let newValue {
+        _ = updateOrAppend(newValue)
+      } else if let position = _positions[id] {
+        _ = remove(at: position)
+      }
+    }
+  }
+
+  /// Appends an element unless one with its id is present.
+  ///
+  /// - Returns: Whether it was inserted, and the position of the element with its id.
+  /// - Complexity: O(1) amortized.
+  @discardableResult
+  public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
+    let id = element[keyPath: _idPath.keyPath]
+    if let position = _positions[id] { return (false, position) }
+    _positions[id] = _elements.count
+    _ids.append(id)
+    _elements.append(element)
+    return (true, _elements.count - 1)
+  }
+
+  /// Appends each element whose id is not present yet.
+  public mutating func append(contentsOf elements: some Sequence<Element>) {
+    for element in elements { append(element) }
+  }
+
+  /// Inserts an element at `index` unless one with its id is present.
+  ///
+  /// - Returns: Whether it was inserted, and the position of the element with its id.
+  /// - Complexity: O(*n*).
+  @discardableResult
+  public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
+    let id = element[keyPath: _idPath.keyPath]
+    if let position = _positions[id] { return (false, position) }
+    let index = Swift.min(Swift.max(index, 0), _elements.count)
+    _ids.insert(id, at: index)
+    _elements.insert(element, at: index)
+    reindex(from: index)
+    return (true, index)
+  }
+
+  /// Replaces the element with the same id, or appends the element when its id is new.
+  ///
+  /// - Returns: The element that was replaced, if any.
+  /// - Complexity: O(1) amortized.
+  @discardableResult
+  public mutating func updateOrAppend(_ element: Element) -> Element? {
+    let id = element[keyPath: _idPath.keyPath]
+    if let position = _positions[id] {
+      let old = _elements[position]
+      _elements[position] = element
+      return old
+    }
+    append(element)
+    return nil
+  }
+
+  /// Removes and returns the element with `id`, or returns `nil`.
+  ///
+  /// - Complexity: O(*n*) for the positions after it; O(1) for the last element.
+  @discardableResult
+  public mutating func remove(id: ID) -> Element? {
+    guard let position = _positions[id] else { return nil }
+    return remove(at: position)
+  }
+
+  /// Removes and returns the element at `index`.
+  ///
+  /// - Complexity: O(*n*) for the positions after it; O(1) for the last element.
+  @discardableResult
+  public mutating func remove(at index: Int) -> Element {
+    let id = _ids.remove(at: index)
+    _positions.removeValue(forKey: id)
+    let element = _elements.remove(at: index)
+    reindex(from: index)
+    return element
+  }
+
+  /// Removes every element that satisfies `shouldBeRemoved`.
+  ///
+  /// - Complexity: O(*n*).
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    let kept = try _elements.filter { try !shouldBeRemoved($0) }
+    guard kept.count != _elements.count else { return }
+    self = IdentifiedArray(uncheckedUniqueElements: kept, id: _idPath.keyPath)
+  }
+
+  /// Removes every element.
+  public mutating func removeAll() {
+    _ids.removeAll()
+    _elements.removeAll()
+    _positions.removeAll()
+  }
+
+  /// Moves the element at `source` to `destination`.
+  ///
+  /// - Complexity: O(*n*).
+  public mutating func move(from source: Int, to destination: Int) {
+    guard source != destination, _elements.indices.contains(source) else { return }
+    let element = _elements.remove(at: source)
+    let id = _ids.remove(at: source)
+    let destination = Swift.min(Swift.max(destination, 0), _elements.count)
+    _elements.insert(element, at: destination)
+    _ids.insert(id, at: destination)
+    reindex(from: Swift.min(source, destination))
+  }
+
+  /// Sorts the elements in place.
+  ///
+  /// - Complexity: O(*n* log *n*).
+  public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    let sorted = try _elements.sorted(by: areInIncreasingOrder)
+    self = IdentifiedArray(uncheckedUniqueElements: sorted, id: _idPath.keyPath)
+  }
+
+  /// The elements that satisfy `isIncluded`, in order.
+  public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
+    IdentifiedArray(
+      uncheckedUniqueElements: try _elements.filter(isIncluded), id: _idPath.keyPath)
+  }
+
+  private mutating func reindex(from start: Int) {
+    for position in start..<_ids.count { _positions[_ids[position]] = position }
+  }
+
+  /// Checks that ids, elements and positions agree. For tests.
+  package func checkInvariants() -> Bool {
+    guard _ids.count == _elements.count, _positions.count == _ids.count else { return false }
+    for (position, id) in _ids.enumerated() {
+      guard _positions[id] == position, _elements[position][keyPath: _idPath.keyPath] == id else {
+        return false
+      }
+    }
+    return true
+  }
+}
+
+extension IdentifiedArray: Sendable where Element: Sendable {}
+
+extension IdentifiedArray where Element: Identifiable, Element.ID == ID {
+  /// Creates an array of identifiable elements, keeping the first element of each id.
+  ///
+  /// ```swift
+  /// let rows = IdentifiedArray(uniqueElements: [Row(id: 1), Row(id: 2)])
+  /// ```
+  public init(uniqueElements elements: some Sequence<Element>) {
+    self.init(elements, id: \.id)
+  }
+
+  /// Creates an empty array.
+  public init() {
+    self.init(uncheckedUniqueElements: [], id: \.id)
+  }
+}
+
+/// An identified array of `Identifiable` elements.
+public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
+where Element.ID: Sendable
+
+/// The key path from an element to its id.
+///
+/// Key paths are immutable once created, and the standard library infers `Sendable` for key
+/// path literals that capture nothing (SE-0418); only the generic `KeyPath` class lacks the
+/// conformance. The array only ever reads through it, so sharing it across tasks cannot race.
+@usableFromInline
+struct IDPath<Element, ID>: @unchecked Sendable {
+  @usableFromInline let keyPath: KeyPath<Element, ID>
+}

@@ -1,0 +1,135 @@
+extension Reducer {
+  /// Runs a child reducer on each element of an ``IdentifiedArray``, for the element actions
+  /// `action` extracts.
+  ///
+  /// The element's reducer runs in place (the collection is not copied) before this reducer.
+  /// When this reducer removes elements, every effect they started is cancelled. An action for
+  /// an id that is not in the collection is reported as a runtime issue and ignored.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in .none }
+  ///     .forEach(\.rows, action: .rows) { Row() }
+  /// }
+  /// ```
+  ///
+  /// - Complexity: O(1) per element action; O(*n*) only when this reducer inserts or removes
+  ///   elements.
+  @inlinable
+  public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CasePath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _ForEachReducer<Self, ID, Element>
+  where ElementState == Element.State, ElementAction == Element.Action {
+    _ForEachReducer(
+      parent: self,
+      element: element(),
+      toElements: toElements,
+      toElementAction: toElementAction,
+      location: SourceLocation(
+        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+    )
+  }
+}
+
+/// The reducer built by ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
+public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    element: Element,
+    toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
+    toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.element = element
+    self.toElements = toElements
+    self.toElementAction = toElementAction
+    self.location = location
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    // One in-place access (through `inout`, so the key path does not copy the collection) runs
+    // the element and takes the snapshot of the ids.
+    var elementEffect = Effect<Parent.Action>.none
+    let idsBefore: [ID]
+    if case .element(let id, let elementAction)? = toElementAction.extract(from: action) {
+      idsBefore = reduceElement(
+        id: id, action: elementAction, in: &state[keyPath: toElements], effect: &elementEffect,
+        parentAction: action)
+    } else {
+      idsBefore = Self.ids(of: &state[keyPath: toElements])
+    }
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let idsAfter = Self.ids(of: &state[keyPath: toElements])
+    // `ids` keeps its own storage: when no element was inserted or removed both snapshots share
+    // one buffer and this comparison is O(1).
+    guard idsBefore != idsAfter else {
+      return elementEffect.isNone ? parentEffect : .merge(elementEffect, parentEffect)
+    }
+    let remaining = Set(idsAfter)
+    let removed = idsBefore.filter { !remaining.contains($0) }
+    return .merge(
+      elementEffect, parentEffect, ._cancelElements(removed, at: toElements))
+  }
+
+  @inlinable
+  static func ids(of elements: inout IdentifiedArray<ID, Element.State>) -> [ID] {
+    elements.ids
+  }
+
+  /// Runs the element's reducer in place and returns the ids as they are afterwards.
+  @inlinable
+  func reduceElement(
+    id: ID,
+    action elementAction: Element.Action,
+    in elements: inout IdentifiedArray<ID, Element.State>,
+    effect: inout Effect<Parent.Action>,
+    parentAction: Parent.Action
+  ) -> [ID] {
+    guard
+      let elementEffect = elements[id: id]._modifyIfPresent({
+        element.reduce(into: &$0, action: elementAction)
+      })
+    else {
+      _reportMissingElement(id: id, action: parentAction)
+      return elements.ids
+    }
+    if !elementEffect.isNone {
+      let embed = toElementAction._embed
+      effect = ._lift(
+        elementEffect, embed: { embed(.element(id: id, action: $0)) }, at: toElements, id: id)
+    }
+    return elements.ids
+  }
+
+  @usableFromInline
+  func _reportMissingElement(id: ID, action: Parent.Action) {
+    DependencyValues.current.issueReporter(
+      """
+      A "forEach" at \(location) received an action for a missing element (id: \(id)):
+
+        \(action)
+
+      Make sure elements are not removed while their effects can still send actions; their \
+      effects are cancelled when they are removed, so this usually means the action was sent \
+      from outside (a view or a parent effect).
+      """,
+      at: location
+    )
+  }
+}
