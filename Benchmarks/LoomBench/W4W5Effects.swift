@@ -3,8 +3,8 @@ import Loom
 
 /// W4: `.start` returns a `.run` that sends `.done`; `.done` increments a counter.
 struct RoundTripFeature: Reducer {
-  struct State { var done = 0 }
-  enum Action: Sendable { case start, done }
+  struct State: Equatable { var done = 0 }
+  enum Action: Sendable, Equatable { case start, done }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {

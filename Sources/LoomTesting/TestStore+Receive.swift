@@ -106,7 +106,7 @@ extension TestStore {
   }
 
   func receive(
-    description: String,
+    description describeExpected: @autoclosure () -> String,
     matching: (Action) -> Bool,
     mismatch: (Action) -> String,
     timeout: Duration?,
@@ -114,6 +114,7 @@ extension TestStore {
     callSite: CallSite
   ) async {
     reportRuntimeIssues(at: callSite)
+    var description: String { describeExpected() }
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     while true {
       if exhaustivity.isExhaustive, let first = received.first {

@@ -47,6 +47,7 @@ extension TestStore {
     assertState(
       actual, after: "sending \(describe(action))", expectedChange: expectedChange,
       at: callSite)
+    await settleEffects()
     reportRuntimeIssues(at: callSite)
     return TestStoreTask(
       task: task, timeout: timeout,
@@ -68,7 +69,9 @@ extension TestStore {
     let callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     reportRuntimeIssues(at: callSite)
     withoutActuallyEscaping(expectedChange) { expectedChange in
-      assertState(store.state, after: nil, expectedChange: expectedChange, at: callSite)
+      assertState(
+        store.state, after: nil, expectedChange: expectedChange, at: callSite,
+        requiresChange: false)
     }
   }
 
@@ -76,12 +79,14 @@ extension TestStore {
   /// makes the actual state the new reference.
   func assertState(
     _ actual: State,
-    after step: String?,
+    after describeStep: @autoclosure () -> String?,
     expectedChange: ((inout State) throws -> Void)?,
-    at callSite: CallSite
+    at callSite: CallSite,
+    requiresChange: Bool = true
   ) {
     defer { reference = actual }
     let previous = reference
+    var step: String? { describeStep() }
     var expected = previous
     do {
       try expectedChange?(&expected)
@@ -115,7 +120,7 @@ extension TestStore {
     }
 
     if expected == actual {
-      if expectedChange != nil, previous == actual {
+      if requiresChange, expectedChange != nil, previous == actual {
         fail(
           """
           Expected state to change, but no change occurred\(step.map { " after \($0)" } ?? "").

@@ -81,7 +81,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     dependencies.issueReporter = IssueReporter { message, location in
       runtimeIssues.append(message: message, location: location)
     }
+    dependencies.isPreparing = true
     prepareDependencies(&dependencies)
+    dependencies.isPreparing = false
     let (store, hooks) = Store.withTestingHooks(
       initialState: initialState, reducer: reducer(), dependencies: dependencies)
     self.store = store
@@ -119,6 +121,41 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   public var dependencies: DependencyValues {
     get { hooks.dependencies }
     set { hooks.dependencies = newValue }
+    _modify {
+      var values = hooks.dependencies
+      values.isPreparing = true
+      yield &values
+      values.isPreparing = false
+      hooks.dependencies = values
+    }
+  }
+
+  /// Waits until every effect in flight has begun running and has settled, so what the test
+  /// does next (advance a clock, send an action) happens after the effects reached their first
+  /// suspension.
+  ///
+  /// Effects run on the main actor, as the test does. Where the runtime cannot start an effect
+  /// in place (or an effect's operation is resumed as a separate job), its work is queued on the
+  /// main actor ahead of the test; yielding lets it run. Yielding stops as soon as a yield passes
+  /// with no activity in the store (nothing started, suspended on a test clock, sent or ended),
+  /// and at most 50 times: this relies on the main actor running jobs in order, not on time.
+  func settleEffects() async {
+    let deadline = ContinuousClock.now + timeout
+    while !hooks.haveAllEffectsStarted {
+      let generation = monitor.generation
+      if hooks.haveAllEffectsStarted { break }
+      let remaining = deadline - ContinuousClock.now
+      guard remaining > .zero, await monitor.wait(after: generation, timeout: remaining) else {
+        break
+      }
+    }
+    var yields = 0
+    while hooks.inFlightEffectCount > 0, !hooks.isIdle, yields < 50 {
+      let generation = monitor.generation
+      await Task.yield()
+      yields += 1
+      if monitor.generation == generation { break }
+    }
   }
 
   /// Reports a failure to ``failureReporter``.

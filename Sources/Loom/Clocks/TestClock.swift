@@ -31,6 +31,8 @@ public final class TestClock: Clock, Sendable {
     var now = Instant()
     var nextID = 0
     var sleepers: [Int: Sleeper] = [:]
+    /// Counts sleepers registered and removed, so `advance` can tell when woken tasks settled.
+    var changes = 0
   }
 
   private let state = Mutex(State())
@@ -47,6 +49,12 @@ public final class TestClock: Clock, Sendable {
   /// Suspends until the clock is advanced to `deadline`, or throws `CancellationError` as soon
   /// as the task is cancelled.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try await sleepOnCaller(until: deadline)
+  }
+
+  /// The implementation of ``sleep(until:tolerance:)``, running on the caller's actor so the
+  /// sleeper is registered before the caller first suspends.
+  nonisolated(nonsending) func sleepOnCaller(until deadline: Instant) async throws {
     try Task.checkCancellation()
     let observer = Suspension.observer
     let id = state.withLock { state -> Int? in
@@ -64,6 +72,7 @@ public final class TestClock: Clock, Sendable {
           if Task.isCancelled { return true }
           state.sleepers[id] = Sleeper(
             deadline: deadline, continuation: continuation, observer: observer)
+          state.changes += 1
           return false
         }
         if isCancelled {
@@ -73,7 +82,10 @@ public final class TestClock: Clock, Sendable {
         }
       }
     } onCancel: {
-      let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+      let sleeper = state.withLock { state in
+        state.changes += 1
+        return state.sleepers.removeValue(forKey: id)
+      }
       sleeper?.observer?.didResume()
       sleeper?.continuation.resume(throwing: CancellationError())
     }
@@ -81,6 +93,11 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward by `duration`, waking every sleeper whose deadline is reached, in
   /// deadline order, and letting each run before moving on.
+  ///
+  /// Runs on the main actor, where stores run their effects: a woken effect is resumed on the
+  /// main actor ahead of the clock, so it reaches its next suspension (or sends its action)
+  /// before the clock wakes the next sleeper or returns.
+  @MainActor
   public func advance(by duration: Duration = .zero) async {
     await advance(to: now.advanced(by: duration))
   }
@@ -89,19 +106,43 @@ public final class TestClock: Clock, Sendable {
   ///
   /// Sleepers that a woken task schedules before `deadline` are woken too, so a timer that
   /// re-arms itself fires as many times as fit in the interval.
+  @MainActor
   public func advance(to deadline: Instant) async {
+    // Work already queued on the main actor (an effect about to sleep) runs first, so its
+    // sleeper is registered before time moves.
+    await settle()
     while let next = popNext(notAfter: deadline) {
       next.observer?.didResume()
       next.continuation.resume()
-      // Let the woken task run up to its next suspension before waking the next one.
-      for _ in 0..<20 { await Task.yield() }
+      // The woken task was enqueued on the main actor ahead of this one: yielding lets it run
+      // up to its next suspension before the next sleeper is woken. An effect of a store says
+      // when it is settled (waiting on a test clock again, or finished); other tasks are given
+      // yields until one passes without them touching the clock. At most 50 yields: this
+      // relies on the main actor running jobs in order, not on time.
+      for _ in 0..<50 {
+        if let observer = next.observer, observer.isSettled { break }
+        let before = state.withLock { $0.changes }
+        await Task.yield()
+        if next.observer == nil, state.withLock({ $0.changes }) == before { break }
+      }
     }
     state.withLock { $0.now = max($0.now, deadline) }
-    for _ in 0..<20 { await Task.yield() }
+  }
+
+  /// Yields on the main actor until a yield passes without any sleeper registered or
+  /// cancelled (at most 50 times).
+  @MainActor
+  private func settle() async {
+    for _ in 0..<50 {
+      let before = state.withLock { $0.changes }
+      await Task.yield()
+      if state.withLock({ $0.changes }) == before { return }
+    }
   }
 
   /// Advances to the last scheduled deadline, including sleepers scheduled while running,
   /// until no sleeper is left.
+  @MainActor
   public func run() async {
     while let last = state.withLock({ $0.sleepers.values.map(\.deadline).max() }) {
       await advance(to: last)

@@ -48,7 +48,9 @@ public func withDependencies<R>(
   operation: () throws -> R
 ) rethrows -> R {
   var values = DependencyValues.current
+  values.isPreparing = true
   try updateValuesForOperation(&values)
+  values.isPreparing = false
   return try DependencyValues.$current.withValue(values, operation: operation)
 }
 
@@ -66,6 +68,8 @@ nonisolated(nonsending) public func withDependencies<R>(
   operation: nonisolated(nonsending) () async throws -> R
 ) async rethrows -> R {
   var values = DependencyValues.current
+  values.isPreparing = true
   try updateValuesForOperation(&values)
+  values.isPreparing = false
   return try await DependencyValues.$current.withValue(values, operation: operation)
 }

@@ -57,6 +57,11 @@ public struct DependencyValues: Sendable {
     didSet { isProcessDefault = false }
   }
 
+  /// Whether the values are being prepared (inside a `withDependencies` closure or a test
+  /// store's overrides). Reading a dependency to change part of it then neither reports a
+  /// missing test value nor caches the default.
+  package var isPreparing = false
+
   /// Creates an empty set of dependencies in which every key resolves to its live value.
   public init() {}
 
@@ -71,7 +76,8 @@ public struct DependencyValues: Sendable {
       if let value = storage[ObjectIdentifier(key)] as? Key.Value {
         return value
       }
-      return cache.value(for: key, context: context, reporter: issueReporter)
+      return cache.value(
+        for: key, context: context, reporter: isPreparing ? nil : issueReporter)
     }
     set {
       storage[ObjectIdentifier(key)] = newValue
@@ -98,8 +104,10 @@ final class DependencyCache: Sendable {
 
   private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
+  /// The default value of `key`. With no `reporter` (dependencies being prepared) a missing
+  /// test value is not reported and nothing is cached.
   func value<Key: DependencyKey>(
-    for key: Key.Type, context: DependencyContext, reporter: IssueReporter
+    for key: Key.Type, context: DependencyContext, reporter: IssueReporter?
   ) -> Key.Value {
     let id = ObjectIdentifier(key)
     if let entry = entries.withLock({ $0[id] }), entry.context == context,
@@ -115,6 +123,9 @@ final class DependencyCache: Sendable {
     case .preview:
       value = Key.previewValue
     case .test:
+      guard let reporter else {
+        return DependencyValues.$resolvingTestValueReporter.withValue(.silent) { Key.testValue }
+      }
       value = DependencyValues.$resolvingTestValueReporter.withValue(reporter) {
         Key.testValue
       }

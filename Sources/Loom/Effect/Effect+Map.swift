@@ -56,13 +56,21 @@ extension Effect.Run {
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction>.Run {
     let operation = self.operation
+    // Local functions, not closure literals: they are explicitly `nonisolated(nonsending)`, so
+    // the mapped operation still runs on the caller's actor.
+    @Sendable nonisolated(nonsending) func mappedOperation(_ send: Send<NewAction>) async throws {
+      try await operation(send.map(transform))
+    }
     var mappedHandler: Effect<NewAction>.Run.Handler?
     if let handler {
-      mappedHandler = { error, send in await handler(error, send.map(transform)) }
+      @Sendable nonisolated(nonsending) func mapped(_ error: any Error, _ send: Send<NewAction>) async {
+        await handler(error, send.map(transform))
+      }
+      mappedHandler = mapped
     }
     return Effect<NewAction>.Run(
       priority: priority,
-      operation: { send in try await operation(send.map(transform)) },
+      operation: mappedOperation,
       handler: mappedHandler,
       fileID: fileID,
       line: line

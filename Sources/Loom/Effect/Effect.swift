@@ -54,13 +54,38 @@ public struct Effect<Action: Sendable>: Sendable {
     let handler: Handler?
     let fileID: StaticString
     let line: UInt
+
+    /// Spelled out (rather than the memberwise initializer) so closure literals passed here are
+    /// inferred `nonisolated(nonsending)` and run on the caller's actor.
+    init(
+      priority: TaskPriority?,
+      operation: @escaping Operation,
+      handler: Handler?,
+      fileID: StaticString,
+      line: UInt
+    ) {
+      self.priority = priority
+      self.operation = operation
+      self.handler = handler
+      self.fileID = fileID
+      self.line = line
+    }
   }
 
   /// A throttled effect and the window that throttles it.
   struct Throttle: Sendable {
     let id: EffectID
     let latest: Bool
-    let sleep: @Sendable () async throws -> Void
+    let sleep: Sleep
+
+    typealias Sleep = nonisolated(nonsending) @Sendable () async throws -> Void
+
+    init(id: EffectID, latest: Bool, sleep: @escaping Sleep, effect: Effect) {
+      self.id = id
+      self.latest = latest
+      self.sleep = sleep
+      self.effect = effect
+    }
     let effect: Effect
   }
 

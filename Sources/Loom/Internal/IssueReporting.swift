@@ -50,6 +50,9 @@ public struct IssueReporter: Sendable {
     report(message, location)
   }
 
+  /// A reporter that ignores every issue.
+  public static let silent = IssueReporter { _, _ in }
+
   /// The default reporter: prints `Loom runtime warning: <message>` with its location to standard
   /// error.
   public static let standardError = IssueReporter { message, location in

@@ -9,6 +9,8 @@ package protocol SuspensionObserver: AnyObject, Sendable {
   func willSuspend()
   /// The task that suspended has been woken (or cancelled) and will run again.
   func didResume()
+  /// Whether the effect is waiting on a test clock again, or has finished.
+  var isSettled: Bool { get }
 }
 
 package enum Suspension {

@@ -20,3 +20,13 @@ func _currentDependenciesAreProcessDefault() -> Bool {
 func _currentDependencies() -> DependencyValues {
   DependencyValues.current
 }
+
+/// Runs a store's dependency overrides with the values marked as being prepared.
+@usableFromInline
+func _prepare(
+  _ values: inout DependencyValues, with update: (inout DependencyValues) -> Void
+) {
+  values.isPreparing = true
+  update(&values)
+  values.isPreparing = false
+}

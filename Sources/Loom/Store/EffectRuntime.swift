@@ -31,6 +31,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   struct Entry: Sendable {
     var task: Task<Void, Never>?
     var isCancelled = false
+    /// Whether the effect's task has begun running.
+    var hasStarted = false
     var suspensions = 0
     let kind: Kind
     let keys: [CancelKey]
@@ -58,7 +60,18 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   let state = Mutex(State())
   /// Called after every change a test store may be waiting for (an effect started, finished,
   /// suspended on a test clock, or resumed).
-  let activityHandler = Mutex<(@Sendable () -> Void)?>(nil)
+  ///
+  /// Boxed: a closure stored directly in a `Mutex` is re-wrapped in a reabstraction thunk on
+  /// every `withLock`, so reading it repeatedly would build an ever-longer chain of thunks.
+  let activityHandler = Mutex<ActivityHandler?>(nil)
+
+  final class ActivityHandler: Sendable {
+    let handle: @Sendable () -> Void
+
+    init(_ handle: @escaping @Sendable () -> Void) {
+      self.handle = handle
+    }
+  }
 
   @usableFromInline
   init() {}
@@ -105,6 +118,12 @@ final class EffectRuntime<Action: Sendable>: Sendable {
       return entry
     }
     entry?.group.leave()
+    notifyActivity()
+  }
+
+  /// Records that an effect's task has begun running.
+  func markStarted(_ id: UInt64) {
+    state.withLock { $0.entries[id]?.hasStarted = true }
     notifyActivity()
   }
 
@@ -212,6 +231,11 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
+  /// Whether every effect in flight has begun running.
+  var haveAllStarted: Bool {
+    state.withLock { state in state.entries.values.allSatisfy { $0.hasStarted } }
+  }
+
   func suspensionChanged(_ id: UInt64, by delta: Int) {
     state.withLock { state in
       state.entries[id]?.suspensions += delta
@@ -221,7 +245,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   func notifyActivity() {
     if let handler = activityHandler.withLock({ $0 }) {
-      handler()
+      handler.handle()
     }
   }
 }
@@ -260,5 +284,12 @@ final class EffectHandle<Action: Sendable>: SuspensionObserver {
 
   func didResume() {
     runtime.suspensionChanged(id, by: -1)
+  }
+
+  var isSettled: Bool {
+    runtime.state.withLock { state in
+      guard let entry = state.entries[id] else { return true }
+      return entry.suspensions > 0
+    }
   }
 }

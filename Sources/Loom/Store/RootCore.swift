@@ -335,6 +335,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     let task = DependencyValues.$current.withValue(dependencies) {
       Suspension.$observer.withValue(handle) {
         Task.immediate(priority: run.priority) { @MainActor in
+          runtime.markStarted(id)
           do {
             try await run.operation(send)
           } catch is CancellationError {
@@ -394,6 +395,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       return true
     }
     let task = Task.immediateDetached { @MainActor in
+      runtime.markStarted(id)
       for effect in effects {
         if Task.isCancelled { break }
         let step = EffectGroup()
@@ -437,7 +439,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   private func startThrottleWindow(
     _ key: CancelKey,
-    sleep: @escaping @Sendable () async throws -> Void,
+    sleep: @escaping Effect<Action>.Throttle.Sleep,
     group: EffectGroup,
     path: ReducerPath,
     dependencies: DependencyValues,
@@ -447,7 +449,6 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     let id = runtime.register(
       kind: .throttleWindow, keys: [key], path: path, group: group, origin: origin)
     let runtime = runtime
-    let handle = EffectHandle(id: id, runtime: runtime)
     let closeWindow: @MainActor @Sendable () -> Void = { [weak self] in
       guard let self, let pending = runtime.closeThrottleWindow(key) else { return }
       self.start(
@@ -457,18 +458,23 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         key, sleep: sleep, group: pending.group, path: path,
         dependencies: pending.dependencies, startedBy: pending.origin)
     }
-    let task = Task.immediateDetached { @MainActor in
-      let elapsed: Bool
-      do {
-        try await Suspension.$observer.withValue(handle) { @MainActor in try await sleep() }
-        elapsed = !Task.isCancelled
-      } catch {
-        elapsed = false
+    // The window's sleep reports its suspension on a test clock through the handle.
+    let handle = EffectHandle(id: id, runtime: runtime)
+    let task = Suspension.$observer.withValue(handle) {
+      Task.immediate { @MainActor in
+        runtime.markStarted(id)
+        let elapsed: Bool
+        do {
+          try await sleep()
+          elapsed = !Task.isCancelled
+        } catch {
+          elapsed = false
+        }
+        if elapsed {
+          closeWindow()
+        }
+        runtime.complete(id)
       }
-      if elapsed {
-        closeWindow()
-      }
-      runtime.complete(id)
     }
     runtime.attach(task, to: id)
   }

@@ -46,7 +46,9 @@ public final class Store<State, Action: Sendable>: Observable {
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
     var dependencies = _currentDependencies()
-    prepareDependencies?(&dependencies)
+    if let prepareDependencies {
+      _prepare(&dependencies, with: prepareDependencies)
+    }
     let core = RootCore(
       initialState: initialState, reducer: reducer(), dependencies: dependencies)
     self.init(core: core, send: { core.send($0) })

@@ -21,6 +21,8 @@ package protocol StoreTestingHooks<State, Action>: AnyObject {
   var inFlightEffectCount: Int { get }
   /// Whether no effect in flight can make progress until a test clock is advanced.
   var isIdle: Bool { get }
+  /// Whether every effect in flight has begun running.
+  var haveAllEffectsStarted: Bool { get }
   /// Cancels every effect in flight.
   func cancelAllEffects()
 }
@@ -32,12 +34,15 @@ extension RootCore: StoreTestingHooks {
   }
 
   package func setActivityHandler(_ handler: (@Sendable () -> Void)?) {
-    runtime.activityHandler.withLock { $0 = handler }
+    let boxed = handler.map(EffectRuntime<Action>.ActivityHandler.init)
+    runtime.activityHandler.withLock { $0 = boxed }
   }
 
   package var effectsInFlight: [EffectOrigin<Action>] { runtime.inFlight }
 
   package var isIdle: Bool { runtime.isIdle }
+
+  package var haveAllEffectsStarted: Bool { runtime.haveAllStarted }
 }
 
 extension Store {

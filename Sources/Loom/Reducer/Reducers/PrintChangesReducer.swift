@@ -1,0 +1,45 @@
+import Foundation
+
+extension Reducer {
+  /// Prints each action the reducer receives and a minimal diff of the state it changed.
+  ///
+  /// A debugging aid: leave it out of release builds.
+  ///
+  /// ```swift
+  /// Store(initialState: Feature.State()) {
+  ///   Feature().printChanges()
+  /// }
+  /// // received action:
+  /// //   .incrementTapped
+  /// //   Feature.State(
+  /// // -   count: 0
+  /// // +   count: 1
+  /// //   )
+  /// ```
+  ///
+  /// - Parameter printer: Where the text goes; standard output by default.
+  public func printChanges(
+    to printer: @escaping (String) -> Void = { print($0) }
+  ) -> _PrintChangesReducer<Self> {
+    _PrintChangesReducer(base: self, printer: printer)
+  }
+}
+
+/// The reducer built by ``Reducer/printChanges(to:)``.
+public struct _PrintChangesReducer<Base: Reducer>: Reducer {
+  let base: Base
+  let printer: (String) -> Void
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let before = state
+    let effect = base.reduce(into: &state, action: action)
+    var text = "received action:\n  \(loomDump(action))"
+    if let diff = loomDiff(before, state) {
+      text += "\n" + diff.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")
+    } else {
+      text += "\n  (No state changes)"
+    }
+    printer(text)
+    return effect
+  }
+}

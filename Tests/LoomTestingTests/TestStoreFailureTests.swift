@@ -1,0 +1,252 @@
+import Loom
+import LoomTesting
+import Testing
+
+/// Each failure the test store reports, with the exact message it prints.
+@MainActor
+struct TestStoreFailureTests {
+  func makeStore(
+    _ state: Counter.State = Counter.State(),
+    log: FailureLog,
+    dependencies: @escaping (inout DependencyValues) -> Void = { _ in }
+  ) -> TestStore<Counter.State, Counter.Action> {
+    let store = TestStore(
+      initialState: state, reducer: { Counter() }, withDependencies: dependencies)
+    store.failureReporter = log.reporter
+    return store
+  }
+
+  @Test func aStateMismatchShowsAMinimalDiff() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.increment) { $0.count = 2 }
+    #expect(
+      log.messages == [
+        """
+        A state change does not match expectation after sending .increment:
+
+          Counter.State(
+        −   count: 2
+        +   count: 1
+            … (2 unchanged)
+          )
+
+        (Expected: −, Actual: +)
+        """
+      ])
+  }
+
+  @Test func anUnassertedStateChangeIsReported() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.increment)
+    #expect(
+      log.messages == [
+        """
+        State was not expected to change, but a change occurred after sending .increment:
+
+          Counter.State(
+        −   count: 0
+        +   count: 1
+            … (2 unchanged)
+          )
+
+        (Expected: −, Actual: +)
+        """
+      ])
+  }
+
+  @Test func aClosureForAnActionThatChangesNothingIsReported() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.noop) { $0.count = 0 }
+    #expect(
+      log.messages == [
+        """
+        Expected state to change, but no change occurred after sending .noop.
+
+        The assertion closure made changes the state did not: if no change is expected, leave \
+        out the closure.
+        """
+      ])
+  }
+
+  @Test func aClosureThatChangesNothingWhileTheStateChangedIsReported() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.increment) { _ in }
+    #expect(
+      log.messages.first?.hasPrefix(
+        "The assertion closure changed nothing, but the state did change after sending .increment:"
+      ) == true)
+  }
+
+  @Test func unassertedReceivedActionsAreListedBeforeTheNextSend() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.fireTwice)
+    await store.send(.noop)
+    #expect(
+      log.messages == [
+        """
+        Must handle 2 received actions before sending an action:
+
+          • .increment (sent by .send from .fireTwice)
+          • .increment (sent by .send from .fireTwice)
+        """
+      ])
+  }
+
+  @Test func receivedActionsLeftAtTheEndOfTheTestAreReported() async {
+    let log = FailureLog()
+    do {
+      let store = makeStore(log: log)
+      await store.send(.fireTwice)
+      await store.receive(.increment) { $0.count = 1 }
+    }
+    #expect(
+      log.messages == [
+        """
+        The store received 1 unexpected action by the end of the test:
+
+          • .increment (sent by .send from .fireTwice)
+        """
+      ])
+  }
+
+  @Test func receiveFailsAtOnceWhenNoEffectIsInFlight() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.noop)
+    await store.receive(.tick)
+    #expect(log.messages == ["Expected to receive .tick, but no effects are in flight."])
+  }
+
+  @Test func receiveFailsAtOnceWhenEveryEffectWaitsOnATestClock() async {
+    let log = FailureLog()
+    let clock = TestClock()
+    let store = makeStore(log: log) { $0.continuousClock = clock }
+    await store.send(.startTimer) { $0.isTimerOn = true }
+    let started = ContinuousClock.now
+    await store.receive(.tick)
+    #expect(ContinuousClock.now - started < .milliseconds(500))
+    #expect(
+      log.messages == [
+        """
+        Expected to receive .tick, but no effect can make progress: every effect in flight is \
+        waiting on a test clock. Advance the clock before receiving.
+
+        Effects in flight:
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
+        """
+      ])
+    await store.send(.stopTimer) { $0.isTimerOn = false }
+  }
+
+  @Test func receiveTimesOutNamingTheEffectsStillInFlight() async {
+    let log = FailureLog()
+    let gate = AsyncStream<String>.makeStream()
+    let store = makeStore(log: log) { values in
+      values.numberFact.fetch = { _ in
+        for await value in gate.stream { return value }
+        return ""
+      }
+    }
+    store.timeout = .milliseconds(100)
+    await store.send(.factTapped)
+    await store.receive(.factLoaded("late"))
+    #expect(
+      log.messages == [
+        """
+        Expected to receive .factLoaded("late"), but received nothing after 0.1 seconds.
+
+        Effects in flight:
+          • an effect of .factTapped at LoomTestingTests/CounterFeature.swift:37
+        """
+      ])
+    gate.continuation.yield("late")
+    await store.receive(.factLoaded("late")) { $0.fact = "late" }
+  }
+
+  @Test func effectsStillRunningAtTheEndOfTheTestAreReported() async {
+    let log = FailureLog()
+    let clock = TestClock()
+    do {
+      let store = makeStore(log: log) { $0.continuousClock = clock }
+      await store.send(.startTimer) { $0.isTimerOn = true }
+    }
+    #expect(
+      log.messages == [
+        """
+        1 effect is still running at the end of the test. Assert what they send, cancel them \
+        (for example with "await task.cancel()" on the task "send" returned), or call \
+        "skipInFlightEffects()".
+
+        Effects in flight:
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
+        """
+      ])
+  }
+
+  @Test func receivingADifferentActionShowsTheActionDiff() async {
+    let log = FailureLog()
+    let store = makeStore(log: log) { $0.numberFact.fetch = { _ in "real" } }
+    await store.send(.factTapped)
+    await store.receive(.factLoaded("expected"))
+    #expect(
+      log.messages == [
+        """
+        Received unexpected action (from an effect of .factTapped at \
+        LoomTestingTests/CounterFeature.swift:37):
+
+          .factLoaded(
+        −   "expected"
+        +   "real"
+          )
+
+        (Expected: −, Received: +)
+        """
+      ])
+  }
+
+  @Test func aRuntimeWarningFromTheCoreBecomesAFailure() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.failing)
+    await store.finish()
+    #expect(log.messages.count == 1)
+    #expect(
+      log.messages.first?.hasPrefix(
+        """
+        The store reported a runtime issue: An effect returned for the action below threw an \
+        error it did not catch:
+
+          failing
+        """) == true)
+  }
+
+  @Test func aDependencyWithoutATestValueFailsNamingIt() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.factTapped)
+    await store.receive(.factLoaded("0 is a number.")) { $0.fact = "0 is a number." }
+    #expect(
+      log.messages == [
+        """
+        The store reported a runtime issue: @Dependency(NumberFactKey) has no test value, and \
+        it was used in a test. Override it in the test's "withDependencies", or give the key a \
+        "testValue".
+        """
+      ])
+  }
+
+  @Test func nonExhaustiveStoresStillCheckWhatIsAsserted() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    store.exhaustivity = .off
+    await store.send(.fireTwice)
+    await store.receive(.increment) { $0.count = 5 }
+    #expect(log.messages.count == 1)
+    #expect(log.messages.first?.hasPrefix("A state change does not match expectation") == true)
+  }
+}
