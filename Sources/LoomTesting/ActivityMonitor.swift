@@ -1,4 +1,4 @@
-import Synchronization
+import Loom
 
 /// Lets a test store sleep until something happens in the store it tests (an action processed,
 /// an effect started, finished, suspended on a test clock or resumed) or a deadline passes.
@@ -15,7 +15,7 @@ final class ActivityMonitor: Sendable {
     var expired: Set<UInt64> = []
   }
 
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   /// The current generation; pass it to ``wait(after:timeout:)``.
   var generation: UInt64 { state.withLock { $0.generation } }

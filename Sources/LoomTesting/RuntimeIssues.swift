@@ -1,5 +1,4 @@
 import Loom
-import Synchronization
 
 /// The runtime issues a store under test reported (from its reducer or from effects on other
 /// threads), kept until the test store reports them at the next step of the test.
@@ -9,7 +8,7 @@ final class RuntimeIssues: Sendable {
     let location: Loom.SourceLocation
   }
 
-  private let issues = Mutex<[Issue]>([])
+  private let issues = LockedState<[Issue]>([])
 
   func append(message: String, location: Loom.SourceLocation) {
     issues.withLock { $0.append(Issue(message: message, location: location)) }

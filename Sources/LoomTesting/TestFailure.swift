@@ -42,7 +42,7 @@ public struct TestFailure: Sendable, Equatable, CustomStringConvertible {
 /// closure instead, to check the exact messages:
 ///
 /// ```swift
-/// let failures = Mutex<[TestFailure]>([])
+/// let failures = LockedState<[TestFailure]>([])
 /// let store = TestStore(initialState: Counter.State()) { Counter() }
 /// store.failureReporter = .collecting { failure in failures.withLock { $0.append(failure) } }
 /// ```

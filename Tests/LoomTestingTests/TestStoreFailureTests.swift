@@ -137,7 +137,7 @@ struct TestStoreFailureTests {
         waiting on a test clock. Advance the clock before receiving.
 
         Effects in flight:
-          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:42
         """
       ])
     await store.send(.stopTimer) { $0.isTimerOn = false }
@@ -161,7 +161,7 @@ struct TestStoreFailureTests {
         Expected to receive .factLoaded("late"), but received nothing after 0.1 seconds.
 
         Effects in flight:
-          • an effect of .factTapped at LoomTestingTests/CounterFeature.swift:37
+          • an effect of .factTapped at LoomTestingTests/CounterFeature.swift:36
         """
       ])
     gate.continuation.yield("late")
@@ -183,7 +183,7 @@ struct TestStoreFailureTests {
         "skipInFlightEffects()".
 
         Effects in flight:
-          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:42
         """
       ])
   }
@@ -197,7 +197,7 @@ struct TestStoreFailureTests {
       log.messages == [
         """
         Received unexpected action (from an effect of .factTapped at \
-        LoomTestingTests/CounterFeature.swift:37):
+        LoomTestingTests/CounterFeature.swift:36):
 
           .factLoaded(
         −   "expected"

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose sleeps end at once: time jumps straight to each deadline.
 ///
@@ -34,7 +33,7 @@ public final class ImmediateClock: Clock, Sendable {
     }
   }
 
-  private let current = Mutex(Instant())
+  private let current = LockedState(Instant())
 
   /// Creates a clock at time zero.
   public init() {}

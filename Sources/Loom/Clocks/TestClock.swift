@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose time moves only when a test says so.
 ///
@@ -35,7 +34,7 @@ public final class TestClock: Clock, Sendable {
     var changes = 0
   }
 
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   /// Creates a clock at time zero.
   public init() {}

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The collection of dependencies available to reducers and effects.
 ///
@@ -102,7 +101,7 @@ final class DependencyCache: Sendable {
     let value: any Sendable
   }
 
-  private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+  private let entries = LockedState<[ObjectIdentifier: Entry]>([:])
 
   /// The default value of `key`. With no `reporter` (dependencies being prepared) a missing
   /// test value is not reported and nothing is cached.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Counts the in-flight effects started by one `send` (and, transitively, by the actions those
 /// effects send) so that `StoreTask.finish()` can wait for all of them.
@@ -9,7 +8,7 @@ final class EffectGroup: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   @usableFromInline
   init() {}

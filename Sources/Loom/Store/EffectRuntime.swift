@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Where an in-flight effect came from: the action whose reducer returned it and the source
 /// line of the `.run` that created it.
@@ -57,13 +56,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     var throttles: [CancelKey: PendingThrottle?] = [:]
   }
 
-  let state = Mutex(State())
+  let state = LockedState(State())
   /// Called after every change a test store may be waiting for (an effect started, finished,
   /// suspended on a test clock, or resumed).
   ///
-  /// Boxed: a closure stored directly in a `Mutex` is re-wrapped in a reabstraction thunk on
+  /// Boxed: a closure stored directly in a generic lock is re-wrapped in a reabstraction thunk on
   /// every `withLock`, so reading it repeatedly would build an ever-longer chain of thunks.
-  let activityHandler = Mutex<ActivityHandler?>(nil)
+  let activityHandler = LockedState<ActivityHandler?>(nil)
 
   final class ActivityHandler: Sendable {
     let handle: @Sendable () -> Void

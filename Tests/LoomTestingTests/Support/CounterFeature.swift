@@ -1,6 +1,5 @@
 import Loom
 import LoomTesting
-import Synchronization
 
 /// The feature the test store's own tests drive.
 struct Counter: Reducer {
@@ -82,7 +81,7 @@ extension DependencyValues {
 
 /// Collects the failures a test store reports, instead of failing the test.
 final class FailureLog: Sendable {
-  private let failures = Mutex<[TestFailure]>([])
+  private let failures = LockedState<[TestFailure]>([])
 
   var messages: [String] { failures.withLock { $0.map(\.message) } }
 

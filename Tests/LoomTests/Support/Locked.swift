@@ -1,11 +1,11 @@
-import Synchronization
+import Loom
 
 /// A value shared between a test and the effects it starts.
 final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+  private let mutex: LockedState<Value>
 
   init(_ value: Value) {
-    mutex = Mutex(value)
+    mutex = LockedState(value)
   }
 
   var value: Value {

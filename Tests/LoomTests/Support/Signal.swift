@@ -1,8 +1,8 @@
-import Synchronization
+import Loom
 
 /// A one-shot signal an effect can wait on until another effect or the test fires it.
 final class Signal: Sendable {
-  private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+  private let state = LockedState<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>(
     (false, []))
 
   func fire() {

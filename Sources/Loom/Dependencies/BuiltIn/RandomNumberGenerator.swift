@@ -1,4 +1,3 @@
-import Synchronization
 
 extension DependencyValues {
   /// A random number generator. Live: the system generator. Tests choose a seeded one so
@@ -29,11 +28,11 @@ private enum RandomNumberGeneratorKey: DependencyKey {
 /// let value = random { Int.random(in: 1...6, using: &$0) }
 /// ```
 public final class WithRandomNumberGenerator: Sendable {
-  private let generator: Mutex<any RandomNumberGenerator & Sendable>
+  private let generator: LockedState<any RandomNumberGenerator & Sendable>
 
   /// Wraps a generator.
   public init(_ generator: some RandomNumberGenerator & Sendable) {
-    self.generator = Mutex(generator)
+    self.generator = LockedState(generator)
   }
 
   /// Runs `body` with exclusive access to the generator.

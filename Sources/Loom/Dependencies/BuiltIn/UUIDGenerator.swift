@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension DependencyValues {
   /// Generates UUIDs. Live: random UUIDs. Tests must choose, e.g. ``UUIDGenerator/incrementing``.
@@ -48,7 +47,7 @@ public struct UUIDGenerator: Sendable {
   /// A generator of `00000000-0000-0000-0000-000000000000`, `…0001`, `…0002`, and so on. Each
   /// use of the property makes a new generator that starts at zero.
   public static var incrementing: Self {
-    let counter = Mutex<UInt64>(0)
+    let counter = LockedState<UInt64>(0)
     return Self {
       let value = counter.withLock { value -> UInt64 in
         defer { value += 1 }

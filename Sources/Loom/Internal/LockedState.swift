@@ -1,0 +1,25 @@
+import Foundation
+
+/// A value protected by a lock: every read and write goes through ``withLock(_:)``.
+///
+/// Loom uses this rather than `Synchronization.Mutex` because the thread sanitizer cannot see
+/// the synchronization inside `Mutex` on Linux (the standard library is not instrumented) and
+/// reports false data races, while it understands the `pthread` mutex under `NSLock`.
+package final class LockedState<Value>: @unchecked Sendable {
+  // Safe to share across threads: `value` is only ever read or written inside `withLock`, which
+  // holds `lock` for the whole access, so no two threads touch `value` at the same time.
+  private var value: Value
+  private let lock = NSLock()
+
+  /// Protects `value`.
+  package init(_ value: Value) {
+    self.value = value
+  }
+
+  /// Runs `body` with exclusive access to the value.
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}
