@@ -1,0 +1,141 @@
+import Foundation
+import Loom
+
+/// Which page of the feed to fetch: by cursor (the usual way) or by offset, for backends that
+/// page that way.
+///
+/// ```swift
+/// let first = PageRequest(limit: 50)
+/// let next = PageRequest(limit: 50, cursor: page.nextCursor)
+/// ```
+public struct PageRequest: Sendable, Hashable, Codable {
+  public var limit: Int
+  public var cursor: String?
+  public var offset: Int?
+
+  public init(limit: Int, cursor: String? = nil, offset: Int? = nil) {
+    self.limit = limit
+    self.cursor = cursor
+    self.offset = offset
+  }
+}
+
+/// One page of the feed, newest first.
+public struct NotificationPage: Sendable, Hashable, Codable {
+  public var items: [NotificationData]
+  public var nextCursor: String?
+  public var hasMore: Bool
+
+  public init(items: [NotificationData], nextCursor: String? = nil, hasMore: Bool = false) {
+    self.items = items
+    self.nextCursor = nextCursor
+    self.hasMore = hasMore
+  }
+}
+
+/// A change to the feed reported by the live stream or a catch-up fetch.
+public enum NotificationChange: Sendable, Hashable, Codable {
+  case inserted(NotificationData)
+  case updated(NotificationData)
+  case deleted(id: String)
+  /// The whole feed, replacing what the client had.
+  case snapshot([NotificationData])
+}
+
+/// A change with the cursor after it, so a reconnecting client can catch up from there.
+public struct NotificationEvent: Sendable, Hashable, Codable {
+  public var change: NotificationChange
+  public var cursor: String?
+
+  public init(_ change: NotificationChange, cursor: String? = nil) {
+    self.change = change
+    self.cursor = cursor
+  }
+}
+
+/// The backend of the notification feed. Endpoints throw ``UserFacingError``.
+///
+/// ```swift
+/// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+///   withDependencies: { $0.notificationClient = .inMemory(seed: notifications) }
+/// ```
+public struct NotificationClient: Sendable {
+  /// Fetches a page of the feed.
+  public var fetchPage: @Sendable (PageRequest) async throws -> NotificationPage
+  /// The live changes after a cursor (`nil` for "from now"), until cancelled or failed.
+  public var updates: @Sendable (_ since: String?) -> AsyncThrowingStream<NotificationEvent, any Error>
+  /// Every change after a cursor, to catch up after a reconnect.
+  public var changesSince: @Sendable (String) async throws -> [NotificationEvent]
+  public var markAsRead: @Sendable (String) async throws -> Void
+  public var markAsUnread: @Sendable (String) async throws -> Void
+  /// Marks the given ids read, or every notification when `nil`.
+  public var markAllAsRead: @Sendable ([String]?) async throws -> Void
+  public var delete: @Sendable (String) async throws -> Void
+  public var deleteAll: @Sendable () async throws -> Void
+
+  public init(
+    fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
+    updates: @escaping @Sendable (String?) -> AsyncThrowingStream<NotificationEvent, any Error>,
+    changesSince: @escaping @Sendable (String) async throws -> [NotificationEvent],
+    markAsRead: @escaping @Sendable (String) async throws -> Void,
+    markAsUnread: @escaping @Sendable (String) async throws -> Void,
+    markAllAsRead: @escaping @Sendable ([String]?) async throws -> Void,
+    delete: @escaping @Sendable (String) async throws -> Void,
+    deleteAll: @escaping @Sendable () async throws -> Void
+  ) {
+    self.fetchPage = fetchPage
+    self.updates = updates
+    self.changesSince = changesSince
+    self.markAsRead = markAsRead
+    self.markAsUnread = markAsUnread
+    self.markAllAsRead = markAllAsRead
+    self.delete = delete
+    self.deleteAll = deleteAll
+  }
+}
+
+extension NotificationClient {
+  /// A client whose every endpoint fails the test naming it. Override the endpoints a test
+  /// expects.
+  public static let unimplemented = NotificationClient(
+    fetchPage: Loom.unimplemented("NotificationClient.fetchPage"),
+    updates: Loom.unimplemented(
+      "NotificationClient.updates", placeholder: AsyncThrowingStream { $0.finish() }),
+    changesSince: Loom.unimplemented("NotificationClient.changesSince"),
+    markAsRead: Loom.unimplemented("NotificationClient.markAsRead"),
+    markAsUnread: Loom.unimplemented("NotificationClient.markAsUnread"),
+    markAllAsRead: Loom.unimplemented("NotificationClient.markAllAsRead"),
+    delete: Loom.unimplemented("NotificationClient.delete"),
+    deleteAll: Loom.unimplemented("NotificationClient.deleteAll")
+  )
+
+  /// A client that fails every call saying no backend is configured: the live value until an
+  /// app shell provides the local inbox or the HTTP client.
+  public static let unconfigured: NotificationClient = {
+    let error = UserFacingError.operationFailed(
+      message: "No notification backend is configured.")
+    return NotificationClient(
+      fetchPage: { _ in throw error },
+      updates: { _ in AsyncThrowingStream { $0.finish(throwing: error) } },
+      changesSince: { _ in throw error },
+      markAsRead: { _ in throw error },
+      markAsUnread: { _ in throw error },
+      markAllAsRead: { _ in throw error },
+      delete: { _ in throw error },
+      deleteAll: { throw error }
+    )
+  }()
+}
+
+private enum NotificationClientKey: DependencyKey {
+  static let liveValue = NotificationClient.unconfigured
+  static let testValue = NotificationClient.unimplemented
+}
+
+extension DependencyValues {
+  /// The notification backend.
+  public var notificationClient: NotificationClient {
+    get { self[NotificationClientKey.self] }
+    set { self[NotificationClientKey.self] = newValue }
+  }
+}

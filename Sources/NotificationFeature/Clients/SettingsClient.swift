@@ -1,0 +1,65 @@
+import Foundation
+import Loom
+
+/// Small values saved by key: the filter, the preferences, the outbox.
+///
+/// ```swift
+/// try await settings.save(NotificationFilter.all, forKey: "filter")
+/// let filter = try await settings.load(NotificationFilter.self, forKey: "filter")
+/// ```
+public struct SettingsClient: Sendable {
+  public var loadData: @Sendable (String) async throws -> Data?
+  public var saveData: @Sendable (Data, String) async throws -> Void
+
+  public init(
+    loadData: @escaping @Sendable (String) async throws -> Data?,
+    saveData: @escaping @Sendable (Data, String) async throws -> Void
+  ) {
+    self.loadData = loadData
+    self.saveData = saveData
+  }
+
+  /// Loads and decodes the value saved under `key`, or `nil`.
+  public func load<Value: Decodable>(_ type: Value.Type, forKey key: String) async throws
+    -> Value?
+  {
+    guard let data = try await loadData(key) else { return nil }
+    do {
+      return try JSONDecoder().decode(Value.self, from: data)
+    } catch {
+      throw UserFacingError.invalidData(reason: "the saved \"\(key)\" could not be read")
+    }
+  }
+
+  /// Encodes and saves `value` under `key`.
+  public func save<Value: Encodable>(_ value: Value, forKey key: String) async throws {
+    try await saveData(try JSONEncoder().encode(value), key)
+  }
+
+  /// Settings kept in memory, for previews and tests.
+  public static func inMemory(_ initial: [String: Data] = [:]) -> Self {
+    let storage = LockedState(initial)
+    return Self(
+      loadData: { key in storage.withLock { $0[key] } },
+      saveData: { data, key in storage.withLock { $0[key] = data } }
+    )
+  }
+
+  public static let unimplemented = SettingsClient(
+    loadData: Loom.unimplemented("SettingsClient.loadData"),
+    saveData: Loom.unimplemented("SettingsClient.saveData")
+  )
+}
+
+private enum SettingsClientKey: DependencyKey {
+  static var liveValue: SettingsClient { .inMemory() }
+  static let testValue = SettingsClient.unimplemented
+}
+
+extension DependencyValues {
+  /// Where the feature keeps its small settings.
+  public var settingsClient: SettingsClient {
+    get { self[SettingsClientKey.self] }
+    set { self[SettingsClientKey.self] = newValue }
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Loom
+
+extension NotificationsFeature {
+  func setRead(_ id: String, _ isRead: Bool, in state: inout State) -> Effect<Action> {
+    guard let notification = state.notifications[id: id] else {
+      return show(.notFound, in: &state)
+    }
+    guard notification.isRead != isRead else { return .none }
+    state.notifications[id: id]?.isRead = isRead
+    if notification.isLocal { return .none }
+    return perform(
+      .setRead(id: id, isRead: isRead, previous: notification.isRead), in: &state
+    ) { [client] in
+      if isRead { try await client.markAsRead(id) } else { try await client.markAsUnread(id) }
+    }
+  }
+
+  /// Remembers an optimistic change and runs the call that confirms it.
+  func perform(
+    _ change: PendingChange, in state: inout State,
+    _ call: @escaping @Sendable () async throws -> Void
+  ) -> Effect<Action> {
+    let changeID = uuid()
+    state.pendingChanges[changeID] = change
+    return .run { send in
+      do {
+        try await call()
+        await send(.changeSucceeded(changeID))
+      } catch {
+        await send(.changeFailed(changeID, UserFacingError(error)))
+      }
+    }
+  }
+
+  /// Undoes exactly `change`, leaving alone anything changed again since.
+  func rollBack(_ change: PendingChange, in state: inout State) {
+    let touchedLater = Set(state.pendingChanges.values.flatMap(\.ids))
+    switch change {
+    case .setRead(let id, let isRead, let previous):
+      guard !touchedLater.contains(id), state.notifications[id: id]?.isRead == isRead else {
+        return
+      }
+      state.notifications[id: id]?.isRead = previous
+    case .markAll(let ids):
+      for id in ids where !touchedLater.contains(id) && state.notifications[id: id]?.isRead == true {
+        state.notifications[id: id]?.isRead = false
+      }
+    case .delete(let notification, let index):
+      guard !state.notifications.contains(id: notification.id) else { return }
+      state.notifications.insert(notification, at: min(index, state.notifications.count))
+    case .clearAll(let notifications):
+      for notification in notifications where !state.notifications.contains(id: notification.id) {
+        upsert(notification, into: &state)
+      }
+    }
+  }
+
+  /// Inserts or replaces a notification, keeping newest-first order and ids unique, and
+  /// keeping any change still pending for it.
+  func upsert(_ incoming: NotificationData, into state: inout State) {
+    var notification = incoming
+    for change in state.pendingChanges.values {
+      switch change {
+      case .setRead(let id, let isRead, _) where id == notification.id:
+        notification.isRead = isRead
+      case .markAll(let ids) where ids.contains(notification.id):
+        notification.isRead = true
+      case .delete(let deleted, _) where deleted.id == notification.id:
+        return
+      case .clearAll(let cleared) where cleared.contains(where: { $0.id == notification.id }):
+        return
+      default:
+        break
+      }
+    }
+    for entry in state.outbox {
+      switch entry {
+      case .markAsRead(let id) where id == notification.id: notification.isRead = true
+      case .markAsUnread(let id) where id == notification.id: notification.isRead = false
+      case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
+      case .delete(let id) where id == notification.id: return
+      case .deleteAll: return
+      default: break
+      }
+    }
+    if let existing = state.notifications[id: notification.id] {
+      if existing.timestamp == notification.timestamp {
+        state.notifications[id: notification.id] = notification
+        return
+      }
+      state.notifications.remove(id: notification.id)
+    }
+    let index =
+      state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
+      ?? state.notifications.count
+    state.notifications.insert(notification, at: index)
+  }
+
+  func apply(_ event: NotificationEvent, to state: inout State) {
+    if let cursor = event.cursor { state.newestCursor = cursor }
+    switch event.change {
+    case .inserted(let notification), .updated(let notification):
+      upsert(notification, into: &state)
+    case .deleted(let id):
+      state.notifications.remove(id: id)
+    case .snapshot(let notifications):
+      let localNotices = state.notifications.filter(\.isLocal).elements
+      state.notifications = []
+      for notification in notifications + localNotices { upsert(notification, into: &state) }
+    }
+  }
+
+  func show(_ error: UserFacingError, in state: inout State) -> Effect<Action> {
+    state.error = error
+    return .send(.delegate(.errorOccurred(error)))
+  }
+
+  // MARK: Outbox
+
+  func scheduleOutboxRetry(attempt: Int) -> Effect<Action> {
+    let delay = backoff(attempt: attempt)
+    return .run { [clock] send in
+      try await clock.sleep(for: delay)
+      await send(.retryOutbox(attempt: attempt))
+    }
+    .cancellable(id: CancelID.outbox, cancelInFlight: true)
+  }
+
+  func saveOutbox(_ state: State) -> Effect<Action> {
+    let outbox = state.outbox
+    return .run { [settings] _ in
+      try await settings.save(outbox, forKey: SettingsKey.outbox)
+    } catch: { _, _ in }
+  }
+
+  func loadOutbox() -> Effect<Action> {
+    .run { [settings] send in
+      let saved = try await settings.load([OutboxEntry].self, forKey: SettingsKey.outbox) ?? []
+      if !saved.isEmpty { await send(.outboxRestored(saved)) }
+    } catch: { _, _ in }
+  }
+
+  static func send(_ entry: OutboxEntry, with client: NotificationClient) async throws {
+    switch entry {
+    case .markAsRead(let id): try await client.markAsRead(id)
+    case .markAsUnread(let id): try await client.markAsUnread(id)
+    case .markAllAsRead(let ids): try await client.markAllAsRead(ids)
+    case .delete(let id): try await client.delete(id)
+    case .deleteAll: try await client.deleteAll()
+    }
+  }
+}
+
+extension UserFacingError {
+  /// Maps any error to a user-facing one: user-facing errors as they are, cancellation and
+  /// everything else as a failed operation.
+  public init(_ error: any Error) {
+    if let error = error as? UserFacingError {
+      self = error
+    } else {
+      self = .operationFailed(message: "Something went wrong: \(error)")
+    }
+  }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import Loom
+
+extension NotificationsFeature {
+  func reduceCore(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .onAppear:
+      var effects: [Effect<Action>] = [startUpdates(&state, attempt: 0), listenForResponses()]
+      if !state.hasLoadedOnce {
+        state.isLoading = true
+        effects.append(loadSavedFilter())
+        effects.append(loadOutbox())
+        effects.append(fetchPage(PageRequest(limit: Self.pageSize), replacing: true))
+      }
+      return .merge(effects)
+
+    case .onDisappear:
+      state.connection = .offline
+      return .merge(.cancel(id: CancelID.updates), .cancel(id: CancelID.reconnect))
+
+    case .refreshRequested:
+      state.isLoading = true
+      return .merge(
+        fetchPage(PageRequest(limit: Self.pageSize), replacing: true),
+        state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+
+    case .loadMoreRequested:
+      guard state.hasMore, !state.isLoading else { return .none }
+      state.isLoading = true
+      let request = PageRequest(
+        limit: Self.pageSize, cursor: state.nextCursor,
+        offset: state.nextCursor == nil ? state.notifications.count : nil)
+      return fetchPage(request, replacing: false)
+
+    case .pageLoaded(let page, let replacing):
+      state.isLoading = false
+      state.hasLoadedOnce = true
+      state.hasMore = page.hasMore
+      state.nextCursor = page.nextCursor
+      if replacing {
+        let localNotices = state.notifications.filter(\.isLocal)
+        state.notifications = IdentifiedArray(uniqueElements: localNotices.elements)
+      }
+      for notification in page.items { upsert(notification, into: &state) }
+      return .none
+
+    case .pageFailed(let error):
+      state.isLoading = false
+      return show(error, in: &state)
+
+    case .savedFilterLoaded(let saved):
+      if let saved {
+        state.filter = saved.filter
+        state.unreadOnly = saved.unreadOnly
+      }
+      return .none
+
+    case .updatesConnected:
+      state.connection = .live
+      guard let cursor = state.newestCursor else { return .none }
+      return .run { [client] send in
+        await send(.caughtUp(try await client.changesSince(cursor)))
+      } catch: { _, _ in }
+
+    case .liveEvent(let event):
+      apply(event, to: &state)
+      return .none
+
+    case .caughtUp(let events):
+      for event in events { apply(event, to: &state) }
+      return state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))
+
+    case .updatesFailed(let error, let attempt):
+      guard attempt < Self.maximumReconnectAttempts, error.isRetryable else {
+        state.connection = .offline
+        return .none
+      }
+      state.connection = .reconnecting(attempt: attempt + 1)
+      let delay = backoff(attempt: attempt)
+      return .run { [clock] send in
+        try await clock.sleep(for: delay)
+        await send(.reconnect(attempt: attempt + 1))
+      }
+      .cancellable(id: CancelID.reconnect, cancelInFlight: true)
+
+    case .reconnect(let attempt):
+      return startUpdates(&state, attempt: attempt)
+
+    case .filterChanged(let filter):
+      state.filter = filter
+      return saveFilter(state)
+
+    case .unreadOnlyChanged(let unreadOnly):
+      state.unreadOnly = unreadOnly
+      return saveFilter(state)
+
+    case .markAsRead(let id):
+      return setRead(id, true, in: &state)
+
+    case .markAsUnread(let id):
+      return setRead(id, false, in: &state)
+
+    case .markAllAsRead:
+      let ids = state.notifications.filter { !$0.isRead }.map(\.id)
+      guard !ids.isEmpty else { return .none }
+      for id in ids { state.notifications[id: id]?.isRead = true }
+      let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }
+      return perform(.markAll(ids: ids), in: &state) { [client] in
+        try await client.markAllAsRead(remoteIDs)
+      }
+
+    case .delete(let id):
+      guard let index = state.notifications.index(id: id) else {
+        return show(.notFound, in: &state)
+      }
+      let notification = state.notifications.remove(at: index)
+      if notification.isLocal { return .none }
+      return perform(.delete(notification, index: index), in: &state) { [client] in
+        try await client.delete(id)
+      }
+
+    case .clearAll:
+      let removed = state.notifications.elements
+      guard !removed.isEmpty else { return .none }
+      state.notifications.removeAll()
+      return perform(.clearAll(removed), in: &state) { [client] in try await client.deleteAll() }
+
+    case .changeSucceeded(let changeID):
+      state.pendingChanges.removeValue(forKey: changeID)
+      return .none
+
+    case .changeFailed(let changeID, let error):
+      guard let change = state.pendingChanges.removeValue(forKey: changeID) else { return .none }
+      if error.isRetryable {
+        state.outbox.enqueue(change.outboxEntry)
+        return .merge(saveOutbox(state), scheduleOutboxRetry(attempt: 0))
+      }
+      rollBack(change, in: &state)
+      return show(error, in: &state)
+
+    case .outboxRestored(let entries):
+      for entry in entries { state.outbox.enqueue(entry) }
+      return .send(.retryOutbox(attempt: 0))
+
+    case .retryOutbox(let attempt):
+      guard let entry = state.outbox.first else { return .none }
+      return .run { [client] send in
+        do {
+          try await Self.send(entry, with: client)
+          await send(.outboxEntrySent(entry))
+        } catch {
+          await send(.outboxEntryFailed(entry, UserFacingError(error), attempt: attempt))
+        }
+      }
+      .cancellable(id: CancelID.outbox, cancelInFlight: true)
+
+    case .outboxEntrySent(let entry):
+      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
+      return .merge(
+        saveOutbox(state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+
+    case .outboxEntryFailed(let entry, let error, let attempt):
+      if error.isRetryable { return scheduleOutboxRetry(attempt: attempt + 1) }
+      // A permanent failure of a queued change: it can never succeed, so it is dropped.
+      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
+      return .merge(saveOutbox(state), show(error, in: &state))
+
+    case .notificationTapped(let id):
+      return tap(id, in: &state)
+
+    case .notificationResponse(let payload):
+      return receivePush(payload, in: &state, tapped: true)
+
+    case .pushReceived(let payload):
+      return receivePush(payload, in: &state, tapped: false)
+
+    case .foregroundChanged(let isInForeground):
+      state.isInForeground = isInForeground
+      return .none
+
+    case .dismissError:
+      state.error = nil
+      return .none
+
+    case .delegate:
+      return .none
+    }
+  }
+
+  // MARK: Loading
+
+  func fetchPage(_ request: PageRequest, replacing: Bool) -> Effect<Action> {
+    .run { [client] send in
+      await send(.pageLoaded(try await client.fetchPage(request), replacing: replacing))
+    } catch: { error, send in
+      await send(.pageFailed(UserFacingError(error)))
+    }
+  }
+
+  func startUpdates(_ state: inout State, attempt: Int) -> Effect<Action> {
+    state.connection = attempt == 0 ? .connecting : .reconnecting(attempt: attempt)
+    let cursor = state.newestCursor
+    return .run { [client] send in
+      let stream = client.updates(cursor)
+      var announced = false
+      for try await event in stream {
+        if !announced {
+          announced = true
+          await send(.updatesConnected)
+        }
+        await send(.liveEvent(event))
+      }
+      throw UserFacingError.network
+    } catch: { error, send in
+      await send(.updatesFailed(UserFacingError(error), attempt: attempt))
+    }
+    .cancellable(id: CancelID.updates, cancelInFlight: true)
+  }
+
+  func listenForResponses() -> Effect<Action> {
+    .run { [push] send in
+      for await response in push.responses() {
+        await send(.notificationResponse(response.payload))
+      }
+    }
+    .cancellable(id: CancelID.responses, cancelInFlight: true)
+  }
+
+  /// Exponential backoff with jitter: 2^attempt seconds (at most 60), times 0.5 to 1.
+  func backoff(attempt: Int) -> Duration {
+    let base = min(60.0, pow(2.0, Double(attempt)))
+    let jitter = random { Double.random(in: 0.5..<1.0, using: &$0) }
+    return .milliseconds(Int((base * jitter * 1_000).rounded()))
+  }
+
+  func loadSavedFilter() -> Effect<Action> {
+    .run { [settings] send in
+      await send(.savedFilterLoaded(try await settings.load(SavedFilter.self, forKey: SettingsKey.filter)))
+    } catch: { _, send in
+      await send(.savedFilterLoaded(nil))
+    }
+  }
+
+  func saveFilter(_ state: State) -> Effect<Action> {
+    let saved = SavedFilter(filter: state.filter, unreadOnly: state.unreadOnly)
+    return .run { [settings] _ in
+      try await settings.save(saved, forKey: SettingsKey.filter)
+    } catch: { _, _ in }
+  }
+}

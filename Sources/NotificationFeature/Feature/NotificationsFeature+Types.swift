@@ -1,0 +1,113 @@
+import Foundation
+
+extension NotificationsFeature {
+  /// The state of the live-updates connection.
+  public enum ConnectionState: Sendable, Hashable {
+    case connecting
+    case live
+    case reconnecting(attempt: Int)
+    case offline
+  }
+
+  /// A group of the list by day.
+  public struct DaySection: Sendable, Hashable {
+    public enum Day: Sendable, Hashable { case today, yesterday, earlier }
+    public var day: Day
+    public var notifications: [NotificationData]
+  }
+
+  /// What a tap did.
+  public enum TapOutcome: Sendable, Hashable {
+    case navigated(id: String)
+    /// The notification has no screen to open.
+    case nothingToOpen(id: String)
+    /// No notification has this id.
+    case notFound(id: String)
+  }
+
+  /// How a shell's foreground-presentation hook should present a push.
+  public struct BannerOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let banner = BannerOptions(rawValue: 1 << 0)
+    public static let sound = BannerOptions(rawValue: 1 << 1)
+    public static let badge = BannerOptions(rawValue: 1 << 2)
+  }
+
+  /// The saved filter choice.
+  public struct SavedFilter: Sendable, Hashable, Codable {
+    public var filter: NotificationFilter
+    public var unreadOnly: Bool
+
+    public init(filter: NotificationFilter, unreadOnly: Bool) {
+      self.filter = filter
+      self.unreadOnly = unreadOnly
+    }
+  }
+
+  /// A change applied to the list before the backend confirmed it, with what is needed to
+  /// undo exactly that change.
+  public enum PendingChange: Sendable, Hashable {
+    case setRead(id: String, isRead: Bool, previous: Bool)
+    case markAll(ids: [String])
+    case delete(NotificationData, index: Int)
+    case clearAll([NotificationData])
+
+    /// The notification ids the change touches.
+    var ids: [String] {
+      switch self {
+      case .setRead(let id, _, _): [id]
+      case .markAll(let ids): ids
+      case .delete(let notification, _): [notification.id]
+      case .clearAll(let notifications): notifications.map(\.id)
+      }
+    }
+
+    var outboxEntry: OutboxEntry {
+      switch self {
+      case .setRead(let id, let isRead, _): isRead ? .markAsRead(id) : .markAsUnread(id)
+      case .markAll(let ids): .markAllAsRead(ids)
+      case .delete(let notification, _): .delete(notification.id)
+      case .clearAll: .deleteAll
+      }
+    }
+  }
+
+  /// A change waiting to be sent again.
+  public enum OutboxEntry: Sendable, Hashable, Codable {
+    case markAsRead(String)
+    case markAsUnread(String)
+    case markAllAsRead([String])
+    case delete(String)
+    case deleteAll
+  }
+
+  /// The settings keys the feature uses.
+  public enum SettingsKey {
+    public static let filter = "notifications.filter"
+    public static let outbox = "notifications.outbox"
+  }
+}
+
+extension Array where Element == NotificationsFeature.OutboxEntry {
+  /// Adds an entry, merging it with what is already waiting: marking read then unread (or the
+  /// reverse) cancels out, a delete supersedes read changes to the same notification, and
+  /// delete-all supersedes everything.
+  package mutating func enqueue(_ entry: Element) {
+    switch entry {
+    case .markAsRead(let id):
+      if let index = firstIndex(of: .markAsUnread(id)) { remove(at: index); return }
+      if !contains(entry) { append(entry) }
+    case .markAsUnread(let id):
+      if let index = firstIndex(of: .markAsRead(id)) { remove(at: index); return }
+      if !contains(entry) { append(entry) }
+    case .delete(let id):
+      removeAll { $0 == .markAsRead(id) || $0 == .markAsUnread(id) }
+      if !contains(entry) { append(entry) }
+    case .deleteAll:
+      self = [.deleteAll]
+    case .markAllAsRead:
+      append(entry)
+    }
+  }
+}

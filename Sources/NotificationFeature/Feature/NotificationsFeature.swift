@@ -1,0 +1,175 @@
+import Foundation
+import Loom
+
+/// The notification center: a live feed with filters, optimistic changes that roll back on
+/// failure, push payload handling and tap-to-navigate.
+///
+/// ```swift
+/// let store = Store(initialState: NotificationsFeature.State()) {
+///   NotificationsFeature()
+/// } withDependencies: {
+///   $0.notificationClient = .inMemory(seed: notifications)
+/// }
+/// store.send(.onAppear)
+/// ```
+///
+/// A shell embeds it with `Scope` and handles its ``Action/delegate(_:)`` actions: navigation,
+/// the unread count for a badge, banners to present and errors.
+public struct NotificationsFeature: Reducer {
+  public struct State: Equatable, Sendable {
+    /// Every notification, newest first, unique by id.
+    public var notifications: IdentifiedArrayOf<NotificationData> = []
+    public var isLoading = false
+    public var hasLoadedOnce = false
+    public var hasMore = false
+    public var nextCursor: String?
+    /// The cursor of the newest change seen, to catch up from after a reconnect.
+    public var newestCursor: String?
+    public var filter: NotificationFilter = .all
+    public var unreadOnly = false
+    public var connection: ConnectionState = .offline
+    /// The error to show, until dismissed.
+    public var error: UserFacingError?
+    /// The last push payload that could not be parsed.
+    public var lastPushParseError: PushParseError?
+    /// What the last tap did, for a shell to show when it opened nothing.
+    public var lastTap: TapOutcome?
+    /// Whether the app is in the foreground (banners are only for foreground pushes).
+    public var isInForeground = true
+    /// Types whose pushes are not announced as banners.
+    public var mutedTypes: Set<NotificationType> = []
+    /// Changes applied optimistically and not yet confirmed, by change id.
+    public var pendingChanges: [UUID: PendingChange] = [:]
+    /// Changes waiting to be sent again after a retryable failure, oldest first.
+    public var outbox: [OutboxEntry] = []
+
+    public init(notifications: [NotificationData] = []) {
+      self.notifications = IdentifiedArray(
+        uniqueElements: notifications.sorted(by: NotificationData.isOrderedBefore))
+    }
+
+    /// The number of unread notifications.
+    public var unreadCount: Int {
+      notifications.reduce(0) { $0 + ($1.isRead ? 0 : 1) }
+    }
+
+    /// The notifications the list shows, newest first.
+    public var filteredNotifications: [NotificationData] {
+      notifications.filter { filter.matches($0) && (!unreadOnly || !$0.isRead) }.elements
+    }
+
+    /// The shown notifications grouped into Today, Yesterday and Earlier relative to `now`.
+    public func daySections(now: Date, calendar: Calendar = .current) -> [DaySection] {
+      var today: [NotificationData] = []
+      var yesterday: [NotificationData] = []
+      var earlier: [NotificationData] = []
+      for notification in filteredNotifications {
+        if calendar.isDate(notification.timestamp, inSameDayAs: now) {
+          today.append(notification)
+        } else if let previous = calendar.date(byAdding: .day, value: -1, to: now),
+          calendar.isDate(notification.timestamp, inSameDayAs: previous)
+        {
+          yesterday.append(notification)
+        } else {
+          earlier.append(notification)
+        }
+      }
+      return [
+        DaySection(day: .today, notifications: today),
+        DaySection(day: .yesterday, notifications: yesterday),
+        DaySection(day: .earlier, notifications: earlier),
+      ].filter { !$0.notifications.isEmpty }
+    }
+
+    /// The shown notifications grouped by thread, in the order of each thread's newest one.
+    /// Notifications without a thread are groups of one.
+    public var threadGroups: [[NotificationData]] {
+      var order: [String] = []
+      var groups: [String: [NotificationData]] = [:]
+      for notification in filteredNotifications {
+        let key = notification.threadID.map { "thread:\($0)" } ?? "id:\(notification.id)"
+        if groups[key] == nil { order.append(key) }
+        groups[key, default: []].append(notification)
+      }
+      return order.compactMap { groups[$0] }
+    }
+  }
+
+  public enum Action: Sendable, Equatable {
+    case onAppear
+    case onDisappear
+    case refreshRequested
+    case loadMoreRequested
+    case pageLoaded(NotificationPage, replacing: Bool)
+    case pageFailed(UserFacingError)
+    case savedFilterLoaded(SavedFilter?)
+
+    case updatesConnected
+    case liveEvent(NotificationEvent)
+    case updatesFailed(UserFacingError, attempt: Int)
+    case reconnect(attempt: Int)
+    case caughtUp([NotificationEvent])
+
+    case filterChanged(NotificationFilter)
+    case unreadOnlyChanged(Bool)
+
+    case markAsRead(String)
+    case markAsUnread(String)
+    case markAllAsRead
+    case delete(String)
+    case clearAll
+    case changeSucceeded(UUID)
+    case changeFailed(UUID, UserFacingError)
+    case outboxRestored([OutboxEntry])
+    case retryOutbox(attempt: Int)
+    case outboxEntrySent(OutboxEntry)
+    case outboxEntryFailed(OutboxEntry, UserFacingError, attempt: Int)
+
+    case notificationTapped(String)
+    case notificationResponse(Data)
+    case pushReceived(Data)
+    case foregroundChanged(Bool)
+
+    case dismissError
+    case delegate(Delegate)
+
+    /// What the feature tells its parent.
+    public enum Delegate: Sendable, Equatable {
+      case navigateToContact(contactID: String)
+      case navigateToAlert(alertID: String)
+      case navigateToPing(pingID: String, contactID: String)
+      case unreadCountChanged(Int)
+      case presentBanner(NotificationData, BannerOptions)
+      case errorOccurred(UserFacingError)
+      case pushParseFailed(PushParseError)
+    }
+  }
+
+  enum CancelID: Hashable, Sendable {
+    case updates, responses, reconnect, outbox
+  }
+
+  /// How many notifications a page holds.
+  public static let pageSize = 50
+  /// How many times the live stream is retried before the feature gives up and goes offline.
+  public static let maximumReconnectAttempts = 5
+
+  @Dependency(\.notificationClient) var client
+  @Dependency(\.settingsClient) var settings
+  @Dependency(\.pushClient) var push
+  @Dependency(\.continuousClock) var clock
+  @Dependency(\.date) var date
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.randomNumberGenerator) var random
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      reduceCore(into: &state, action: action)
+    }
+    .onChange(of: \.unreadCount) { _, count in
+      Reduce { _, _ in .send(.delegate(.unreadCountChanged(count))) }
+    }
+  }
+}

@@ -1,0 +1,23 @@
+/// How insistently a notification is presented.
+///
+/// ```swift
+/// NotificationPriority.high > .regular   // true
+/// ```
+public enum NotificationPriority: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
+  /// A quiet confirmation (such as "Message sent"): never announced as a banner.
+  case silent
+  /// The default.
+  case regular
+  /// Announced even when its type is muted, unless it is a system notification.
+  case high
+
+  private var rank: Int {
+    switch self {
+    case .silent: 0
+    case .regular: 1
+    case .high: 2
+    }
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+}

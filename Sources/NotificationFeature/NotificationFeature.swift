@@ -1,1 +1,0 @@
-// The NotificationFeature module. Its types live in the files beside this one.
