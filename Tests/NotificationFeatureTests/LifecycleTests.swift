@@ -1,0 +1,145 @@
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+@MainActor
+struct LifecycleTests {
+  @Test func appearingLoadsTheFirstPageOnceAndStartsTheStreams() async {
+    let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+    let page = NotificationPage(items: Array(Fixtures.feed.prefix(2)), nextCursor: "c2", hasMore: true)
+    let store = makeStore([]) {
+      $0.notificationClient.fetchPage = { _ in page }
+      $0.notificationClient.updates = { _ in live.stream }
+      $0.pushClient.responses = { AsyncStream { _ in } }
+    }
+    let appear = await store.send(.onAppear) {
+      $0.isLoading = true
+      $0.connection = .connecting
+    }
+    await store.receive(.savedFilterLoaded(nil))
+    await store.receive(.pageLoaded(page, replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+      $0.hasMore = true
+      $0.nextCursor = "c2"
+      $0.notifications = IdentifiedArray(uniqueElements: page.items)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+
+    // A live insert of a newer notification lands at the top; a duplicate shows once.
+    let newer = Fixtures.notification("n0", minutesAgo: 0)
+    live.continuation.yield(NotificationEvent(.inserted(newer), cursor: "e1"))
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.receive(.liveEvent(NotificationEvent(.inserted(newer), cursor: "e1"))) {
+      $0.newestCursor = "e1"
+      $0.notifications.insert(newer, at: 0)
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+    live.continuation.yield(NotificationEvent(.inserted(newer), cursor: "e2"))
+    await store.receive(.liveEvent(NotificationEvent(.inserted(newer), cursor: "e2"))) {
+      $0.newestCursor = "e2"
+    }
+
+    // Appearing again does not reload.
+    await store.send(.onDisappear) { $0.connection = .offline }
+    await appear.cancel()
+  }
+
+  @Test func theLiveStreamReconnectsWithBackoffAndCatchesUp() async {
+    let clock = TestClock()
+    let attempts = LockedState(0)
+    let missed = Fixtures.notification("n9", minutesAgo: 0)
+    let store = makeStore([]) {
+      $0.continuousClock = clock
+      $0.notificationClient.updates = { _ in
+        let attempt = attempts.withLock { $0 += 1; return $0 }
+        return AsyncThrowingStream { continuation in
+          if attempt == 1 {
+            continuation.yield(NotificationEvent(.deleted(id: "x"), cursor: "e1"))
+            continuation.finish(throwing: UserFacingError.network)
+          } else {
+            continuation.yield(NotificationEvent(.deleted(id: "y"), cursor: "e3"))
+          }
+        }
+      }
+      $0.notificationClient.changesSince = { cursor in
+        #expect(cursor == "e1")
+        return [NotificationEvent(.inserted(missed), cursor: "e2")]
+      }
+    }
+    store.exhaustivity = .off
+    await store.send(.reconnect(attempt: 0))
+    await store.receive(.updatesFailed(.network, attempt: 0)) {
+      $0.connection = .reconnecting(attempt: 1)
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.reconnect(attempt: 1))
+    await store.receive(.caughtUp([NotificationEvent(.inserted(missed), cursor: "e2")])) {
+      $0.notifications = [missed]
+    }
+    await store.send(.onDisappear) { $0.connection = .offline }
+    await store.skipInFlightEffects()
+  }
+
+  @Test func loadMoreAppendsTheNextPage() async {
+    let second = NotificationPage(items: [Fixtures.notification("n4", minutesAgo: 9)], hasMore: false)
+    let store = makeStore { $0.notificationClient.fetchPage = { request in
+      #expect(request.cursor == "c1")
+      return second
+    } }
+    await store.send(.pageLoaded(NotificationPage(items: [], nextCursor: "c1", hasMore: true), replacing: false)) {
+      $0.hasLoadedOnce = true
+      $0.hasMore = true
+      $0.nextCursor = "c1"
+    }
+    await store.send(.loadMoreRequested) { $0.isLoading = true }
+    await store.receive(.pageLoaded(second, replacing: false)) {
+      $0.isLoading = false
+      $0.hasMore = false
+      $0.nextCursor = nil
+      $0.notifications.append(second.items[0])
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+  }
+
+  @Test func theFilterChoicePersistsAndIsRestored() async {
+    let settings = SettingsClient.inMemory()
+    let store = makeStore { $0.settingsClient = settings }
+    await store.send(.filterChanged(.type(.alert))) { $0.filter = .type(.alert) }
+    await store.send(.unreadOnlyChanged(true)) { $0.unreadOnly = true }
+    await store.finish()
+    #expect(store.state.filteredNotifications.map(\.id) == ["n2"])
+    let saved = try? await settings.load(NotificationsFeature.SavedFilter.self, forKey: NotificationsFeature.SettingsKey.filter)
+    #expect(saved == NotificationsFeature.SavedFilter(filter: .type(.alert), unreadOnly: true))
+  }
+
+  @Test func daySectionsAndThreadGroupsAreDerived() {
+    var old = Fixtures.notification("old", minutesAgo: 60 * 24 * 3)
+    old.threadID = "t"
+    var older = Fixtures.notification("older", minutesAgo: 60 * 24 * 4)
+    older.threadID = "t"
+    let state = NotificationsFeature.State(notifications: Fixtures.feed + [old, older])
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+    let sections = state.daySections(now: Fixtures.now, calendar: calendar)
+    #expect(sections.map(\.day) == [.today, .earlier])
+    #expect(sections[0].notifications.map(\.id) == ["n1", "n2", "n3"])
+    #expect(state.threadGroups.map { $0.map(\.id) } == [["n1"], ["n2"], ["n3"], ["old", "older"]])
+  }
+
+  @Test func theUnreadCountDelegateIsSentOnlyWhenTheCountChanges() async {
+    let store = makeStore {
+      $0.notificationClient.markAsRead = { _ in }
+      $0.notificationClient.markAsUnread = { _ in }
+    }
+    store.exhaustivity = .off
+    await store.send(.markAsRead("n1"))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.markAsRead("n1"))  // already read: no change, no delegate
+    await store.send(.markAsUnread("n1"))
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.finish()
+  }
+}
