@@ -45,3 +45,4 @@ await MainActor.run {
 if shouldRun("W4") { await runW4(scale: scale) }
 if shouldRun("W5") { await runW5(scale: scale) }
 if shouldRun("W6") { await runW6(scale: scale) }
+if shouldRun("W8") { await runW8(scale: scale) }

@@ -1,0 +1,173 @@
+import Foundation
+import Loom
+import NotificationFeature
+
+/// An in-memory notification backend with fault injection, for tests, previews and demos.
+///
+/// ```swift
+/// let backend = InMemoryNotificationBackend(seed: notifications)
+/// backend.failNext(2, with: .network)
+/// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+///   withDependencies: { $0.notificationClient = backend.client }
+/// ```
+public final class InMemoryNotificationBackend: Sendable {
+  /// The kinds of failure the backend can inject.
+  public struct Faults: Sendable {
+    /// Calls that fail next, with the error each throws, in order.
+    public var failNext: [UserFacingError] = []
+    /// The chance (0...1) that any call fails with `randomError`.
+    public var failureRate = 0.0
+    public var randomError: UserFacingError = .network
+    /// How long each call takes, on `clock`.
+    public var latency: Duration = .zero
+
+    public init() {}
+  }
+
+  struct State {
+    var notifications: [NotificationData]
+    var cursor = 0
+    var faults = Faults()
+    var random: SeededRandomNumberGenerator
+    var listeners: [UUID: AsyncThrowingStream<NotificationEvent, any Error>.Continuation] = [:]
+    var log: [(cursor: Int, change: NotificationChange)] = []
+  }
+
+  private let state: LockedState<State>
+  private let clock: any Clock<Duration>
+
+  /// Creates a backend holding `seed`, failing at random with a generator seeded by
+  /// `randomSeed`, and waiting `latency` on `clock`.
+  public init(
+    seed: [NotificationData] = [], randomSeed: UInt64 = 0,
+    clock: any Clock<Duration> = ContinuousClock()
+  ) {
+    self.state = LockedState(
+      State(
+        notifications: seed.sorted(by: NotificationData.isOrderedBefore),
+        random: SeededRandomNumberGenerator(seed: randomSeed)))
+    self.clock = clock
+  }
+
+  /// The notifications the backend holds, newest first.
+  public var notifications: [NotificationData] {
+    state.withLock { $0.notifications }
+  }
+
+  /// Changes the injected faults.
+  public func updateFaults(_ update: @Sendable (inout Faults) -> Void) {
+    state.withLock { update(&$0.faults) }
+  }
+
+  /// Makes the next `count` calls fail with `error`.
+  public func failNext(_ count: Int, with error: UserFacingError) {
+    state.withLock { $0.faults.failNext += Array(repeating: error, count: count) }
+  }
+
+  /// Adds a notification as if another device created it, telling live listeners.
+  public func insert(_ notification: NotificationData) {
+    state.withLock { state in
+      state.notifications.removeAll { $0.id == notification.id }
+      state.notifications.append(notification)
+      state.notifications.sort(by: NotificationData.isOrderedBefore)
+      Self.record(.inserted(notification), in: &state)
+    }
+  }
+
+  /// The client backed by this backend.
+  public var client: NotificationClient {
+    NotificationClient(
+      fetchPage: { request in
+        try await self.call()
+        return self.state.withLock { state in
+          let start = request.cursor.flatMap(Int.init) ?? request.offset ?? 0
+          let items = Array(state.notifications.dropFirst(start).prefix(request.limit))
+          let end = start + items.count
+          let hasMore = end < state.notifications.count
+          return NotificationPage(items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore)
+        }
+      },
+      updates: { _ in
+        let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+        let id = UUID()
+        self.state.withLock { $0.listeners[id] = continuation }
+        continuation.onTermination = { _ in _ = self.state.withLock { $0.listeners.removeValue(forKey: id) } }
+        return stream
+      },
+      changesSince: { cursor in
+        try await self.call()
+        let since = Int(cursor) ?? 0
+        return self.state.withLock { state in
+          state.log.filter { $0.cursor > since }.map {
+            NotificationEvent($0.change, cursor: String($0.cursor))
+          }
+        }
+      },
+      markAsRead: { id in try await self.update(id) { $0.isRead = true } },
+      markAsUnread: { id in try await self.update(id) { $0.isRead = false } },
+      markAllAsRead: { ids in
+        try await self.call()
+        self.state.withLock { state in
+          for index in state.notifications.indices
+          where ids.map({ $0.contains(state.notifications[index].id) }) ?? true {
+            guard !state.notifications[index].isRead else { continue }
+            state.notifications[index].isRead = true
+            Self.record(.updated(state.notifications[index]), in: &state)
+          }
+        }
+      },
+      delete: { id in
+        try await self.call()
+        try self.state.withLock { state in
+          guard state.notifications.contains(where: { $0.id == id }) else {
+            throw UserFacingError.notFound
+          }
+          state.notifications.removeAll { $0.id == id }
+          Self.record(.deleted(id: id), in: &state)
+        }
+      },
+      deleteAll: {
+        try await self.call()
+        self.state.withLock { state in
+          state.notifications.removeAll()
+          Self.record(.snapshot([]), in: &state)
+        }
+      }
+    )
+  }
+
+  private func update(_ id: String, _ change: (inout NotificationData) -> Void) async throws {
+    try await call()
+    try state.withLock { state in
+      guard let index = state.notifications.firstIndex(where: { $0.id == id }) else {
+        throw UserFacingError.notFound
+      }
+      change(&state.notifications[index])
+      Self.record(.updated(state.notifications[index]), in: &state)
+    }
+  }
+
+  /// Applies latency and injected failures to one call.
+  private func call() async throws {
+    let latency = state.withLock { $0.faults.latency }
+    if latency > .zero { try await clock.sleep(for: latency) }
+    let failure = state.withLock { state -> UserFacingError? in
+      if !state.faults.failNext.isEmpty { return state.faults.failNext.removeFirst() }
+      if state.faults.failureRate > 0,
+        Double.random(in: 0..<1, using: &state.random) < state.faults.failureRate
+      {
+        return state.faults.randomError
+      }
+      return nil
+    }
+    if let failure { throw failure }
+  }
+
+  private static func record(_ change: NotificationChange, in state: inout State) {
+    state.cursor += 1
+    state.log.append((state.cursor, change))
+    for listener in state.listeners.values {
+      listener.yield(NotificationEvent(change, cursor: String(state.cursor)))
+    }
+  }
+}

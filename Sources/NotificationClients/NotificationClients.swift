@@ -1,1 +1,0 @@
-// The NotificationClients module. Its types live in the files beside this one.

@@ -1,0 +1,53 @@
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+import Testing
+
+struct InMemoryNotificationBackendTests {
+  let seed = (0..<5).map {
+    NotificationData(
+      id: "n\($0)", type: .system, title: "T", message: "M",
+      timestamp: Date(timeIntervalSince1970: 1_700_000_000 - Double($0)))
+  }
+
+  @Test func pagesByCursorAndByOffset() async throws {
+    let client = InMemoryNotificationBackend(seed: seed).client
+    let first = try await client.fetchPage(PageRequest(limit: 2))
+    #expect(first.items.map(\.id) == ["n0", "n1"])
+    #expect(first.hasMore)
+    let second = try await client.fetchPage(PageRequest(limit: 2, cursor: first.nextCursor))
+    #expect(second.items.map(\.id) == ["n2", "n3"])
+    let byOffset = try await client.fetchPage(PageRequest(limit: 10, offset: 4))
+    #expect(byOffset.items.map(\.id) == ["n4"])
+    #expect(!byOffset.hasMore)
+  }
+
+  @Test func mutationsChangeTheBackendAndAreLoggedForCatchUp() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    try await backend.client.markAsRead("n1")
+    try await backend.client.delete("n2")
+    #expect(backend.notifications.first { $0.id == "n1" }?.isRead == true)
+    #expect(!backend.notifications.contains { $0.id == "n2" })
+    let changes = try await backend.client.changesSince("1")
+    #expect(changes.map(\.change) == [.deleted(id: "n2")])
+  }
+
+  @Test func injectedFailuresComeFirstInOrder() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    backend.failNext(1, with: .network)
+    backend.failNext(1, with: .server(status: 500))
+    await #expect(throws: UserFacingError.network) { try await backend.client.markAsRead("n1") }
+    await #expect(throws: UserFacingError.server(status: 500)) { try await backend.client.markAsRead("n1") }
+    try await backend.client.markAsRead("n1")
+    await #expect(throws: UserFacingError.notFound) { try await backend.client.delete("nope") }
+  }
+
+  @Test func liveListenersHearInserts() async throws {
+    let backend = InMemoryNotificationBackend(seed: [])
+    var iterator = backend.client.updates(nil).makeAsyncIterator()
+    backend.insert(seed[0])
+    let event = try await iterator.next()
+    #expect(event == NotificationEvent(.inserted(seed[0]), cursor: "1"))
+  }
+}
