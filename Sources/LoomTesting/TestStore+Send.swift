@@ -175,9 +175,12 @@ extension TestStore {
   }
 
   func describeOrigin(_ origin: EffectOrigin<Action>) -> String {
-    if origin.line == 0 {
-      return " (sent by .send from \(describe(origin.action)))"
-    }
-    return " (from an effect of \(describe(origin.action)) at \(origin.fileID):\(origin.line))"
+    let source =
+      origin.line == 0
+      ? "sent by .send from \(describe(origin.action))"
+      : "from an effect of \(describe(origin.action)) at \(origin.fileID):\(origin.line)"
+    let ancestors = origin.chain.dropFirst().map { describe($0.action) }
+    guard !ancestors.isEmpty else { return " (\(source))" }
+    return " (\(source), which came from \(ancestors.joined(separator: " ← ")))"
   }
 }

@@ -137,7 +137,7 @@ struct TestStoreFailureTests {
         waiting on a test clock. Advance the clock before receiving.
 
         Effects in flight:
-          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:42
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
         """
       ])
     await store.send(.stopTimer) { $0.isTimerOn = false }
@@ -161,7 +161,7 @@ struct TestStoreFailureTests {
         Expected to receive .factLoaded("late"), but received nothing after 0.1 seconds.
 
         Effects in flight:
-          • an effect of .factTapped at LoomTestingTests/CounterFeature.swift:36
+          • an effect of .factTapped at LoomTestingTests/CounterFeature.swift:37
         """
       ])
     gate.continuation.yield("late")
@@ -183,7 +183,7 @@ struct TestStoreFailureTests {
         "skipInFlightEffects()".
 
         Effects in flight:
-          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:42
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
         """
       ])
   }
@@ -197,12 +197,32 @@ struct TestStoreFailureTests {
       log.messages == [
         """
         Received unexpected action (from an effect of .factTapped at \
-        LoomTestingTests/CounterFeature.swift:36):
+        LoomTestingTests/CounterFeature.swift:37):
 
           .factLoaded(
         −   "expected"
         +   "real"
           )
+
+        (Expected: −, Received: +)
+        """
+      ])
+  }
+
+  @Test func failuresNameTheChainOfActionsThatLedToTheAction() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.chainStart)
+    await store.receive(.chainMiddle)
+    await store.receive(.tick)
+    #expect(
+      log.messages == [
+        """
+        Received unexpected action (from an effect of .chainMiddle at \
+        LoomTestingTests/CounterFeature.swift:63, which came from .chainStart):
+
+        − .tick
+        + .chainEnd
 
         (Expected: −, Received: +)
         """

@@ -53,12 +53,16 @@ public struct IssueReporter: Sendable {
   /// A reporter that ignores every issue.
   public static let silent = IssueReporter { _, _ in }
 
-  /// The default reporter: prints `Loom runtime warning: <message>` with its location to standard
-  /// error.
-  public static let standardError = IssueReporter { message, location in
-    let text = "[Loom] runtime warning: \(message) (\(location))\n"
-    FileHandle.standardError.write(Data(text.utf8))
-  }
+  /// The default reporter: prints `[Loom] runtime warning: <message>` with its location to
+  /// standard error, once per call site (the same misuse repeated in a loop prints once).
+  public static let standardError: IssueReporter = {
+    let printed = LockedState(Set<SourceLocation>())
+    return IssueReporter { message, location in
+      guard printed.withLock({ $0.insert(location).inserted }) else { return }
+      let text = "[Loom] runtime warning: \(message) (\(location))\n"
+      FileHandle.standardError.write(Data(text.utf8))
+    }
+  }()
 }
 
 /// Reports a runtime issue through the reporter of the current dependency context.

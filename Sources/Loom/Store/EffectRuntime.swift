@@ -9,6 +9,47 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
   package let fileID: String
   /// The `#line` of the `.run` call, 0 for synchronous `.send` effects.
   package let line: UInt
+  /// Where the action that started the effect came from, if an effect sent it: the chain of
+  /// actions that led here, most recent first, at most ``maximumChainLength`` long.
+  package let parent: Parent?
+
+  /// Keeps at most this many ancestors, so long retry loops do not grow memory.
+  package static var maximumChainLength: Int { 8 }
+
+  /// Boxes the parent origin (a struct cannot contain itself).
+  package final class Parent: Sendable {
+    package let origin: EffectOrigin
+
+    init(_ origin: EffectOrigin) {
+      self.origin = origin
+    }
+  }
+
+  @usableFromInline
+  init(action: Action, fileID: String, line: UInt, parent: EffectOrigin? = nil) {
+    self.action = action
+    self.fileID = fileID
+    self.line = line
+    self.parent = parent.map { Parent($0.truncated(to: Self.maximumChainLength - 1)) }
+  }
+
+  /// The origins from this one back through its ancestors.
+  package var chain: [EffectOrigin] {
+    var result = [self]
+    var next = parent
+    while let current = next {
+      result.append(current.origin)
+      next = current.origin.parent
+    }
+    return result
+  }
+
+  func truncated(to length: Int) -> EffectOrigin {
+    guard length > 0 else { return EffectOrigin(action: action, fileID: fileID, line: line) }
+    return EffectOrigin(
+      action: action, fileID: fileID, line: line,
+      parent: parent.map { $0.origin.truncated(to: length - 1) })
+  }
 }
 
 /// The bookkeeping of one store's in-flight effects: which are running, under which cancel ids

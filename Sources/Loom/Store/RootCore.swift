@@ -61,6 +61,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       didSet { usesProcessDefaultDependencies = dependencies.isProcessDefault }
     }
     @usableFromInline var usesProcessDefaultDependencies: Bool
+    @usableFromInline var currentOrigin: EffectOrigin<Action>?
     /// Effects cancelled while actions they sent were waiting in `queue`.
     @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
 
@@ -219,16 +220,28 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       didProcess(action, origin, storage.pointee.state)
     }
     if effect.isNone { return }
-    startRoot(effect, group: &group, action: action)
+    startRoot(effect, group: &group, action: action, origin: origin)
   }
 
   @usableFromInline
-  func startRoot(_ effect: Effect<Action>, group: inout EffectGroup?, action: Action) {
+  func startRoot(
+    _ effect: Effect<Action>, group: inout EffectGroup?, action: Action,
+    origin: EffectOrigin<Action>?
+  ) {
     let effectGroup = group ?? EffectGroup()
     group = effectGroup
+    currentOrigin = origin
+    defer { currentOrigin = nil }
     start(
       effect, group: effectGroup, path: ReducerPath(), keys: [],
       dependencies: storage.pointee.dependencies, startedBy: action)
+  }
+
+  /// Where the action whose effects are being started came from, so each effect's origin can
+  /// carry the chain of actions that led to it.
+  private var currentOrigin: EffectOrigin<Action>? {
+    get { storage.pointee.currentOrigin }
+    set { storage.pointee.currentOrigin = newValue }
   }
 
   /// Receives an action from an effect.
@@ -262,7 +275,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       return
 
     case .send(let sent):
-      let origin = EffectOrigin(action: action, fileID: "", line: 0)
+      let origin = EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin)
       if storage.pointee.isSending {
         storage.pointee.queue.append(Queued(action: sent, group: group, origin: origin))
       } else {
@@ -322,7 +335,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     dependencies: DependencyValues,
     startedBy action: Action
   ) {
-    let origin = EffectOrigin(action: action, fileID: "\(run.fileID)", line: run.line)
+    let origin = EffectOrigin(
+      action: action, fileID: "\(run.fileID)", line: run.line, parent: currentOrigin)
     let id = runtime.register(
       kind: .operation, keys: keys, path: path, group: group, origin: origin)
     let runtime = runtime

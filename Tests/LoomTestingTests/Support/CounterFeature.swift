@@ -18,6 +18,7 @@ struct Counter: Reducer {
     case tick
     case fireTwice
     case failing
+    case chainStart, chainMiddle, chainEnd
   }
   enum CancelID { case timer }
 
@@ -56,6 +57,12 @@ struct Counter: Reducer {
       return .merge(.send(.increment), .send(.increment))
     case .failing:
       return .run { _ in throw Boom() }
+    case .chainStart:
+      return .run { send in await send(.chainMiddle) }
+    case .chainMiddle:
+      return .run { send in await send(.chainEnd) }
+    case .chainEnd:
+      return .none
     }
   }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import Loom
+import LoomTesting
+import Testing
+
+struct Session: Reducer {
+  enum State: Equatable {
+    case loggedOut
+    case loggedIn(Sleeper.State)
+  }
+  enum Action: Sendable, Equatable {
+    case logIn, logOut
+    case home(Sleeper.Action)
+  }
+  let events: Locked<[String]>
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .logIn: state = .loggedIn(Sleeper.State())
+      case .logOut: state = .loggedOut
+      case .home: break
+      }
+      return .none
+    }
+    .ifCaseLet(
+      CasePath(State.loggedIn) { if case .loggedIn(let home) = $0 { home } else { nil } },
+      action: CasePath(Action.home) { if case .home(let action) = $0 { action } else { nil } }
+    ) {
+      Sleeper(events: events)
+    }
+  }
+}
+
+@MainActor
+struct IfCaseLetTests {
+  @Test func theChildRunsInItsCaseAndItsEffectsAreCancelledWhenTheCaseChanges() async {
+    let events = Locked<[String]>([])
+    let store = Store(initialState: Session.State.loggedOut) { Session(events: events) }
+    store.send(.logIn)
+    store.send(.home(.woke(1)))
+    #expect(store.state == .loggedIn(Sleeper.State(received: ["woke 1"])))
+    let task = store.send(.home(.start(id: 1)))
+    store.send(.logOut)
+    await task.finish()
+    #expect(events.value == ["cancelled 1"])
+  }
+
+  @Test func aChildActionInAnotherCaseIsReported() {
+    let issues = IssueLog()
+    let store = Store(initialState: Session.State.loggedOut) {
+      Session(events: Locked([]))
+    } withDependencies: {
+      $0.issueReporter = issues.reporter
+    }
+    store.send(.home(.woke(1)))
+    #expect(store.state == .loggedOut)
+    #expect(issues.messages.value.first?.contains("ifCaseLet") == true)
+  }
+}
+
+/// An effect runs with the dependencies of the subtree that returned it.
+struct Stamper: Reducer {
+  struct State: Equatable { var stamp: UUID? }
+  enum Action: Sendable, Equatable { case stamp, stamped(UUID) }
+  @Dependency(\.uuid) var uuid
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .stamp:
+      return .run { send in
+        @Dependency(\.uuid) var uuid
+        await send(.stamped(uuid()))
+      }
+    case .stamped(let id):
+      state.stamp = id
+      return .none
+    }
+  }
+}
+
+@MainActor
+struct EffectDependencyTests {
+  @Test func effectsSeeTheDependencyOverridesOfTheirSubtree() async {
+    let fixed = UUID(uuidString: "DEADBEEF-0000-0000-0000-000000000000") ?? UUID()
+    let store = Store(initialState: Stamper.State()) {
+      Stamper().dependency(\.uuid, .constant(fixed))
+    }
+    await store.send(.stamp).finish()
+    #expect(store.state.stamp == fixed)
+  }
+
+  @Test func effectsSeeTheStoresDependencies() async {
+    let store = TestStore(initialState: Stamper.State()) { Stamper() } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    await store.send(.stamp)
+    await store.receive(.stamped(UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID())) {
+      $0.stamp = UUID(uuidString: "00000000-0000-0000-0000-000000000000")
+    }
+  }
+}
