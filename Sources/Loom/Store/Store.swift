@@ -95,6 +95,7 @@ public final class Store<State, Action: Sendable>: Observable {
   /// ```
   ///
   /// - Complexity: O(1) to send, however deep the child: nested scopes point at the root.
+  @inlinable
   public func scope<ChildState, ChildAction: Sendable>(
     state toChildState: KeyPath<State, ChildState>,
     action toChildAction: CasePath<Action, ChildAction>

@@ -37,12 +37,24 @@ protocol RootStoreCore: AnyObject {
 
 @usableFromInline
 struct ScopeCacheKey: Hashable {
-  let keyPath: AnyKeyPath
-  let actionType: ObjectIdentifier
-  let parent: ObjectIdentifier
+  @usableFromInline let keyPath: AnyKeyPath
+  @usableFromInline let actionType: ObjectIdentifier
+  @usableFromInline let parent: ObjectIdentifier
+
+  @usableFromInline
+  init(keyPath: AnyKeyPath, actionType: ObjectIdentifier, parent: ObjectIdentifier) {
+    self.keyPath = keyPath
+    self.actionType = actionType
+    self.parent = parent
+  }
 }
 
 @usableFromInline
 struct WeakStore {
-  weak var store: AnyObject?
+  @usableFromInline weak var store: AnyObject?
+
+  @usableFromInline
+  init(store: AnyObject?) {
+    self.store = store
+  }
 }
