@@ -1,1 +1,52 @@
-print("notifications: not built yet")
+// notifications: drives the app shell's store from the command line against a local inbox.
+import Foundation
+import NotificationClients
+
+@MainActor
+func main() async -> Int32 {
+  let arguments: Arguments
+  do {
+    arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+  } catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    return error.exitCode
+  }
+  if arguments.flags.contains("--help") || arguments.command == "help" {
+    print(usage)
+    return 0
+  }
+  let renderer = Renderer()
+  do {
+    if arguments.command == "demo" {
+      try await runDemo(renderer: renderer)
+      return 0
+    }
+    let url = arguments.options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox.defaultURL()
+    let inbox = LocalInbox(url: url)
+    if arguments.flags.contains("--recover") {
+      do {
+        let moved = try inbox.file.recover()
+        print(moved.map { "Moved the old inbox to \($0.path) and started a fresh one." } ?? "Nothing to recover.")
+      } catch {
+        throw CLIError.failed("\(error)")
+      }
+      if arguments.command == nil { return 0 }
+    }
+    do {
+      _ = try inbox.file.read()
+    } catch {
+      throw CLIError.failed("\(error)")
+    }
+    let session = Session(inbox: inbox, trace: arguments.flags.contains("--trace"))
+    print(try await run(arguments, session: session, renderer: renderer))
+    return 0
+  } catch let error as CLIError {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    return error.exitCode
+  } catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    return 1
+  }
+}
+
+exit(await main())

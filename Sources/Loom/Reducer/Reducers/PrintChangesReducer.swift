@@ -33,7 +33,9 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let before = state
     let effect = base.reduce(into: &state, action: action)
-    var text = "received action:\n  \(loomDump(action))"
+    let actionText = loomDump(action).split(separator: "\n").map { "  \($0)" }
+      .joined(separator: "\n")
+    var text = "received action:\n\(actionText)"
     if let diff = loomDiff(before, state) {
       text += "\n" + diff.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")
     } else {

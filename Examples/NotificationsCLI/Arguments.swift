@@ -1,0 +1,85 @@
+import Foundation
+
+/// The parsed command line: a command, its positional arguments and its options.
+struct Arguments {
+  var command: String?
+  var positional: [String] = []
+  var options: [String: String] = [:]
+  var flags: Set<String> = []
+
+  /// Options that take a value.
+  static let valued: Set<String> = ["--inbox", "--type", "--file", "--count", "--server", "--token"]
+
+  init(_ arguments: [String]) throws(CLIError) {
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if argument.hasPrefix("--") {
+        if let equals = argument.firstIndex(of: "=") {
+          options[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+        } else if Self.valued.contains(argument) {
+          guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
+            throw .usage("\(argument) needs a value")
+          }
+          options[argument] = arguments[index + 1]
+          index += 1
+        } else {
+          flags.insert(argument)
+        }
+      } else if argument == "-h" {
+        flags.insert("--help")
+      } else if command == nil {
+        command = argument
+      } else {
+        positional.append(argument)
+      }
+      index += 1
+    }
+  }
+}
+
+/// A failure the CLI reports on standard error with a non-zero exit code.
+enum CLIError: Error, CustomStringConvertible {
+  case usage(String)
+  case failed(String)
+
+  var description: String {
+    switch self {
+    case .usage(let message): "\(message)\nRun 'notifications --help' for usage."
+    case .failed(let message): message
+    }
+  }
+
+  var exitCode: Int32 {
+    switch self {
+    case .usage: 64
+    case .failed: 1
+    }
+  }
+}
+
+let usage = """
+  notifications: a notification center in your terminal, built on Loom.
+
+  USAGE: notifications <command> [options]
+
+  COMMANDS
+    demo                    play a scripted session on a fresh temporary inbox
+    list [--type T] [--unread] [--json]
+                            list notifications (newest first)
+    show ID                 show one notification
+    read ID | --all         mark one (or every) notification read
+    unread ID               mark a notification unread
+    delete ID               delete a notification
+    clear                   delete every notification
+    push JSON | --file F    deliver a push payload (APNs or FCM shaped JSON)
+    tap ID                  tap a notification and print where the app navigates
+    seed [--count N]        add N sample notifications (default 10)
+
+  OPTIONS
+    --inbox PATH            the inbox file (default: $XDG_DATA_HOME/loom-notifications/inbox.json)
+    --recover               move a corrupt inbox file aside and start a fresh one
+    --trace                 print every action with the state change it caused
+    --json                  machine-readable output (list, show)
+    -h, --help              show this help
+  """

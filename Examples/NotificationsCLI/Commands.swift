@@ -1,0 +1,161 @@
+import AppShell
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+
+/// Runs one command against a session and returns what to print.
+@MainActor
+func run(_ arguments: Arguments, session: Session, renderer: Renderer) async throws(CLIError)
+  -> String
+{
+  func id() throws(CLIError) -> String {
+    guard let id = arguments.positional.first else {
+      throw .usage("'\(arguments.command ?? "")' needs a notification id")
+    }
+    return id
+  }
+
+  switch arguments.command {
+  case "list":
+    try await session.load()
+    if let type = arguments.options["--type"] {
+      await session.send(.filterChanged(.type(NotificationType(rawValue: type))))
+    } else {
+      await session.send(.filterChanged(.all))
+    }
+    await session.send(.unreadOnlyChanged(arguments.flags.contains("--unread")))
+    let shown = session.feature.filteredNotifications
+    if arguments.flags.contains("--json") { return Renderer.json(shown) }
+    return renderer.table(shown) + "\n\(session.feature.unreadCount) unread"
+
+  case "show":
+    try await session.load()
+    let id = try id()
+    guard let notification = session.feature.notifications[id: id] else {
+      throw .failed("No notification with id \(id).")
+    }
+    return arguments.flags.contains("--json") ? Renderer.json(notification) : renderer.detail(notification)
+
+  case "read":
+    try await session.load()
+    if arguments.flags.contains("--all") {
+      await session.send(.markAllAsRead)
+      try session.failIfError()
+      return "Marked every notification read."
+    }
+    let id = try id()
+    guard session.feature.notifications[id: id] != nil else {
+      throw .failed("No notification with id \(id).")
+    }
+    await session.send(.markAsRead(id))
+    try session.failIfError()
+    return "Marked \(id) read."
+
+  case "unread":
+    try await session.load()
+    let id = try id()
+    await session.send(.markAsUnread(id))
+    try session.failIfError()
+    return "Marked \(id) unread."
+
+  case "delete":
+    try await session.load()
+    let id = try id()
+    await session.send(.delete(id))
+    try session.failIfError()
+    return "Deleted \(id)."
+
+  case "clear":
+    try await session.load()
+    await session.send(.clearAll)
+    try session.failIfError()
+    return "Deleted every notification."
+
+  case "push":
+    let payload: Data
+    if let path = arguments.options["--file"] {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw .failed("Cannot read \(path).")
+      }
+      payload = data
+    } else if let json = arguments.positional.first {
+      payload = Data(json.utf8)
+    } else {
+      throw .usage("'push' needs a JSON payload or --file F")
+    }
+    try await session.load()
+    await session.send(.pushReceived(payload))
+    if let error = session.feature.lastPushParseError {
+      throw .failed("Invalid push payload: \(error)")
+    }
+    let received = try? PushPayloadParser.parse(payload, receivedAt: Date())
+    guard let notification = received.flatMap({ session.feature.notifications[id: $0.id] }) else {
+      throw .failed("The push was not delivered.")
+    }
+    do {
+      try session.inbox.insert([notification])
+    } catch {
+      throw .failed("\(error)")
+    }
+    return "Delivered \(notification.id): \(notification.title)"
+
+  case "tap":
+    try await session.load()
+    let id = try id()
+    await session.send(.notificationTapped(id))
+    try session.failIfError()
+    let app = session.store.state
+    switch session.feature.lastTap {
+    case .navigated?:
+      let selection = [
+        app.selectedContactID.map { "contact \($0)" }, app.selectedAlertID.map { "alert \($0)" },
+        app.selectedPingID.map { "ping \($0)" },
+      ].compactMap { $0 }.joined(separator: ", ")
+      return "Opened the \(app.selectedTab.rawValue) tab: \(selection)"
+    case .nothingToOpen?:
+      return "Marked \(id) read; it has nothing to open."
+    case .notFound?, nil:
+      throw .failed("No notification with id \(id).")
+    }
+
+  case "seed":
+    let count = Int(arguments.options["--count"] ?? "10") ?? -1
+    guard (1...10_000).contains(count) else { throw .usage("--count must be 1 to 10000") }
+    do {
+      try session.inbox.insert(SampleData.notifications(count: count, now: Date()))
+    } catch {
+      throw .failed("\(error)")
+    }
+    return "Added \(count) notifications."
+
+  case let command?:
+    throw .usage("Unknown command '\(command)'.")
+
+  case nil:
+    throw .usage("No command given.")
+  }
+}
+
+/// Sample notifications for `seed` and `demo`.
+enum SampleData {
+  static func notifications(count: Int, now: Date) -> [NotificationData] {
+    let names = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald"]
+    return (0..<count).map { index in
+      let name = names[index % names.count]
+      let type = NotificationType.knownCases[index % NotificationType.knownCases.count]
+      let target: NotificationTarget
+      switch type {
+      case .ping: target = .ping(pingID: "p\(index)", contactID: "c\(index % names.count)")
+      case .alert: target = .alert(alertID: "a\(index)")
+      case .system: target = .none
+      default: target = .contact(contactID: "c\(index % names.count)")
+      }
+      return NotificationData(
+        id: "s\(Int(now.timeIntervalSince1970))-\(index)", type: type,
+        title: "\(type.displayName): \(name)", message: "\(name) — sample notification \(index + 1)",
+        timestamp: now.addingTimeInterval(-Double(index) * 600), target: target,
+        priority: type == .alert ? .high : .regular)
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import AppShell
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+
+/// The app shell's store, embedded: the CLI sends it actions and renders its state.
+@MainActor
+final class Session {
+  let store: Store<AppFeature.State, AppFeature.Action>
+  let inbox: LocalInbox
+
+  init(
+    inbox: LocalInbox, client: NotificationClient? = nil, trace: Bool,
+    output: @escaping (String) -> Void = { print($0) }
+  ) {
+    self.inbox = inbox
+    let notificationClient = client ?? inbox.notificationClient
+    let settingsClient = inbox.settingsClient
+    store = Store(initialState: AppFeature.State()) {
+      if trace {
+        AppFeature().printChanges(to: output)
+      } else {
+        AppFeature()
+      }
+    } withDependencies: {
+      $0.notificationClient = notificationClient
+      $0.settingsClient = settingsClient
+      $0.pushClient = .unavailable
+    }
+    store.send(.notifications(.foregroundChanged(false)))
+  }
+
+  var feature: NotificationsFeature.State { store.state.notifications }
+
+  /// Sends an action and waits for everything it started.
+  func send(_ action: NotificationsFeature.Action) async {
+    await store.send(.notifications(action)).finish()
+  }
+
+  /// Loads every page of the feed.
+  func load() async throws(CLIError) {
+    await send(.refreshRequested)
+    while feature.hasMore, feature.error == nil { await send(.loadMoreRequested) }
+    try failIfError()
+  }
+
+  /// Turns an error the feature shows into a CLI failure.
+  func failIfError() throws(CLIError) {
+    if let error = feature.error { throw .failed(error.message) }
+  }
+}

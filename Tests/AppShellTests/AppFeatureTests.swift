@@ -1,0 +1,82 @@
+import AppShell
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+@MainActor
+struct AppFeatureTests {
+  static let now = Date(timeIntervalSince1970: 1_700_000_000)
+  static let ping = NotificationData(
+    id: "n1", type: .ping, title: "Ping", message: "Hi", timestamp: now,
+    target: .ping(pingID: "p1", contactID: "c1"))
+
+  func makeStore(
+    _ state: AppFeature.State = AppFeature.State(
+      notifications: NotificationsFeature.State(notifications: [ping])),
+    _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
+  ) -> TestStore<AppFeature.State, AppFeature.Action> {
+    TestStore(initialState: state, reducer: { AppFeature() }) {
+      $0.date = .constant(Self.now)
+      $0.uuid = .incrementing
+      $0.notificationClient.markAsRead = { _ in }
+      $0.pushClient.deviceTokens = { AsyncStream { $0.finish() } }
+      prepare(&$0)
+    }
+  }
+
+  @Test func aTapRoutesToTheTabAndSelectsTheEntity() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.notifications(.notificationTapped("n1")))
+    await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))) {
+      $0.selectedTab = .contacts
+      $0.selectedContactID = "c1"
+      $0.selectedPingID = "p1"
+    }
+    await store.receive(.notifications(.delegate(.unreadCountChanged(0))))
+    #expect(store.state.unreadCount == 0)
+    #expect(store.state.badgeText == "")
+    await store.finish()
+  }
+
+  @Test func theBadgeTextCapsAt99() {
+    var state = AppFeature.State()
+    state.unreadCount = 7
+    #expect(state.badgeText == "7")
+    state.unreadCount = 150
+    #expect(state.badgeText == "99+")
+  }
+
+  @Test func tapsBeforeLaunchAreBufferedAndHandledOnce() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    let tap = Data(#"{"id":"n1","type":"ping","pingId":"p1","contactId":"c1","title":"Ping","body":"Hi","timestamp":1700000000}"#.utf8)
+    await store.send(.pushTapped(tap)) { $0.bufferedTaps = [tap] }
+    await store.send(.launched) {
+      $0.isReady = true
+      $0.bufferedTaps = []
+    }
+    await store.receive(.notifications(.notificationResponse(tap)))
+    await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1"))))
+    await store.finish()
+    #expect(store.state.selectedPingID == "p1")
+  }
+
+  @Test func aNewDeviceTokenIsUploadedOnceAndTheOldOneRemoved() async {
+    let uploaded = LockedState<[String]>([])
+    let removed = LockedState<[String]>([])
+    var state = AppFeature.State()
+    state.deviceToken = "old"
+    let store = makeStore(state) {
+      $0.pushClient.uploadToken = { token in uploaded.withLock { $0.append(token) } }
+      $0.pushClient.removeToken = { token in removed.withLock { $0.append(token) } }
+    }
+    await store.send(.deviceTokenReceived("old"))
+    await store.send(.deviceTokenReceived("new"))
+    await store.receive(.deviceTokenUploaded("new")) { $0.deviceToken = "new" }
+    #expect(uploaded.withLock { $0 } == ["new"])
+    #expect(removed.withLock { $0 } == ["old"])
+  }
+}

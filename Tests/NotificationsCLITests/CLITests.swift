@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// Runs the built `notifications` executable as a subprocess, each test with its own inbox.
+struct CLI {
+  let folder: URL
+  var inbox: URL { folder.appendingPathComponent("inbox.json") }
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("loom-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  static var executable: URL {
+    // The test bundle and the executable are built into the same folder.
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("notifications")
+  }
+
+  struct Result {
+    var status: Int32
+    var output: String
+    var error: String
+  }
+
+  func callAsFunction(_ arguments: String..., useInbox: Bool = true) throws -> Result {
+    let process = Process()
+    process.executableURL = Self.executable
+    process.arguments = arguments + (useInbox ? ["--inbox", inbox.path] : [])
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    environment["XDG_DATA_HOME"] = folder.path
+    process.environment = environment
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      error: String(decoding: errorData, as: UTF8.self))
+  }
+
+  func remove() {
+    try? FileManager.default.removeItem(at: folder)
+  }
+}
+
+@Suite(.serialized)
+struct CLITests {
+  @Test func seedThenListShowsTheNotificationsNewestFirst() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    #expect(try cli("seed", "--count", "3").output == "Added 3 notifications.\n")
+    let list = try cli("list")
+    #expect(list.status == 0)
+    let lines = list.output.split(separator: "\n")
+    #expect(lines.count == 4)
+    #expect(lines[0].contains("Alert"))
+    #expect(lines.last == "3 unread")
+  }
+
+  @Test func listAsJSONFiltersByTypeAndUnread() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("seed", "--count", "7")
+    let json = try cli("list", "--type", "ping", "--json")
+    let items = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+    #expect(items?.count == 1)
+    #expect(items?.first?["type"] as? String == "ping")
+  }
+
+  @Test func readUnreadDeleteAndClearChangeTheInbox() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("seed", "--count", "2")
+    let ids = try JSONSerialization.jsonObject(with: Data(try cli("list", "--json").output.utf8))
+      as? [[String: Any]] ?? []
+    let id = ids.first?["id"] as? String ?? ""
+    #expect(try cli("read", id).output == "Marked \(id) read.\n")
+    #expect(try cli("list").output.hasSuffix("1 unread\n"))
+    #expect(try cli("unread", id).status == 0)
+    #expect(try cli("read", "--all").status == 0)
+    #expect(try cli("list").output.hasSuffix("0 unread\n"))
+    #expect(try cli("delete", id).output == "Deleted \(id).\n")
+    #expect(try cli("clear").status == 0)
+    #expect(try cli("list").output == "No notifications.\n0 unread\n")
+  }
+
+  @Test func showAndTapDescribeTheNotification() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let push = try cli("push", #"{"id":"p1","type":"ping","pingId":"x","contactId":"c7","title":"Hi"}"#)
+    #expect(push.output == "Delivered p1: Hi\n")
+    #expect(try cli("show", "p1").output.contains("opens:     ping x of contact c7"))
+    #expect(try cli("tap", "p1").output == "Opened the contacts tab: contact c7, ping x\n")
+  }
+
+  @Test func unknownIDsFailOnStandardError() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let result = try cli("read", "nope")
+    #expect(result.status == 1)
+    #expect(result.error == "error: No notification with id nope.\n")
+    #expect(result.output.isEmpty)
+  }
+
+  @Test func aMalformedPushPrintsTheParseErrorAndFails() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let result = try cli("push", #"{"type":"ping"}"#)
+    #expect(result.status == 1)
+    #expect(result.error == "error: Invalid push payload: The push payload has no \"id\".\n")
+  }
+
+  @Test func aCorruptInboxIsReportedAndLeftUntouchedUntilRecovered() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    try Data("{not json".utf8).write(to: cli.inbox)
+    let result = try cli("list")
+    #expect(result.status == 1)
+    #expect(result.error.contains("The inbox file \(cli.inbox.path) is corrupt"))
+    #expect(try String(contentsOf: cli.inbox, encoding: .utf8) == "{not json")
+    let recovered = try cli("list", "--recover")
+    #expect(recovered.status == 0)
+    #expect(recovered.output.contains("Moved the old inbox to"))
+  }
+
+  @Test func badArgumentsFailWithUsage() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let unknown = try cli("frobnicate")
+    #expect(unknown.status == 64)
+    #expect(unknown.error.contains("Unknown command 'frobnicate'"))
+    #expect(try cli("read").status == 64)
+    #expect(try cli("list", "--type").status == 64)
+    #expect(try cli("--help").output.contains("USAGE: notifications"))
+  }
+
+  @Test func theDemoPlaysItsScriptedSession() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let result = try cli("demo", useInbox: false)
+    #expect(result.status == 0)
+    #expect(result.output.contains("→ contacts tab, contact c1, ping p9"))
+    #expect(result.output.contains("→ error shown: The server had a problem (400)."))
+    #expect(result.output.contains("received action:"))
+  }
+}
