@@ -116,10 +116,59 @@ struct OptimisticChangeTests {
     await store.receive(.changeFailed(changeID, .network)) {
       $0.pendingChanges = [:]
       $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks[.markAsRead("n1")] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) { $0.outbox = [] }
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+    }
     #expect(attempts.withLock { $0 } == 2)
+  }
+
+  /// Found by the model-based test: a change queued after a network error that then failed for
+  /// good when retried stayed applied, so the list and the backend disagreed.
+  @Test func aQueuedChangeThatFailsForGoodWhenRetriedIsRolledBack() async {
+    let failures = LockedState<[UserFacingError]>([.network, .server(status: 400)])
+    let store = makeStore {
+      $0.notificationClient.markAsRead = { _ in
+        if let failure = failures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw failure }
+      }
+    }
+    store.exhaustivity = .off
+    await store.send(.markAsRead("n1"))
+    await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.error = .server(status: 400)
+    }
+    await store.finish()
+  }
+
+  /// Found by the model-based test: a queued mark-as-read was retried after a later
+  /// mark-as-unread of the same notification had succeeded, leaving the backend read.
+  @Test func aNewerChangeReplacesWhatIsQueuedForTheSameNotification() async {
+    let calls = LockedState<[String]>([])
+    let failReads = LockedState(true)
+    let store = makeStore {
+      $0.continuousClock = TestClock()
+      $0.notificationClient.markAsRead = { id in
+        if failReads.withLock({ $0 }) { throw UserFacingError.network }
+        calls.withLock { $0.append("read \(id)") }
+      }
+      $0.notificationClient.markAsUnread = { id in calls.withLock { $0.append("unread \(id)") } }
+    }
+    store.exhaustivity = .off
+    await store.send(.markAsRead("n1"))
+    await store.receive(.changeFailed(changeID, .network))
+    #expect(store.state.outbox == [.markAsRead("n1")])
+    failReads.withLock { $0 = false }
+    await store.send(.markAsUnread("n1"))
+    #expect(store.state.outbox.isEmpty)
+    await store.skipInFlightEffects()
+    #expect(calls.withLock { $0 } == ["unread n1"])
+    #expect(store.state.notifications[id: "n1"]?.isRead == false)
   }
 
   @Test func opposingChangesInTheOutboxCancelOut() {

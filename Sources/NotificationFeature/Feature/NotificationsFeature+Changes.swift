@@ -23,6 +23,16 @@ extension NotificationsFeature {
   ) -> Effect<Action> {
     let changeID = uuid()
     state.pendingChanges[changeID] = change
+    // A newer change to the same notifications replaces what is still queued for them.
+    let touched = Set(change.ids)
+    let replaced = state.outbox.filter { entry in
+      if case .clearAll = change { return true }
+      return !touched.isDisjoint(with: entry.ids) || entry == .deleteAll
+    }
+    if !replaced.isEmpty {
+      state.outbox.removeAll { replaced.contains($0) }
+      state.superseded[changeID] = replaced
+    }
     return .run { send in
       do {
         try await call()
@@ -153,7 +163,7 @@ extension NotificationsFeature {
 }
 
 extension UserFacingError {
-  /// Maps any error to a user-facing one: user-facing errors as they are, cancellation and
+/// Maps any error to a user-facing one: user-facing errors as they are, cancellation and
   /// everything else as a failed operation.
   public init(_ error: any Error) {
     if let error = error as? UserFacingError {
@@ -163,3 +173,15 @@ extension UserFacingError {
     }
   }
 }
+
+extension NotificationsFeature.OutboxEntry {
+  /// The notification ids the entry touches (none for delete-all, which touches everything).
+  var ids: [String] {
+    switch self {
+    case .markAsRead(let id), .markAsUnread(let id), .delete(let id): [id]
+    case .markAllAsRead(let ids): ids
+    case .deleteAll: []
+    }
+  }
+}
+

@@ -127,16 +127,33 @@ extension NotificationsFeature {
 
     case .changeSucceeded(let changeID):
       state.pendingChanges.removeValue(forKey: changeID)
-      return .none
+      for entry in state.superseded.removeValue(forKey: changeID) ?? [] {
+        state.outboxRollbacks.removeValue(forKey: entry)
+      }
+      return saveOutbox(state)
 
     case .changeFailed(let changeID, let error):
       guard let change = state.pendingChanges.removeValue(forKey: changeID) else { return .none }
+      let replaced = state.superseded.removeValue(forKey: changeID) ?? []
       if error.isRetryable {
-        state.outbox.enqueue(change.outboxEntry)
+        for entry in replaced { state.outboxRollbacks.removeValue(forKey: entry) }
+        let entry = change.outboxEntry
+        let before = state.outbox
+        state.outbox.enqueue(entry)
+        if state.outbox.contains(entry) {
+          state.outboxRollbacks[entry] = change
+        }
+        for cancelled in before where !state.outbox.contains(cancelled) {
+          state.outboxRollbacks.removeValue(forKey: cancelled)
+        }
         return .merge(saveOutbox(state), scheduleOutboxRetry(attempt: 0))
       }
       rollBack(change, in: &state)
-      return show(error, in: &state)
+      // What the failed change had replaced is still owed to the backend.
+      for entry in replaced { state.outbox.enqueue(entry) }
+      return .merge(
+        show(error, in: &state),
+        replaced.isEmpty ? .none : .merge(saveOutbox(state), scheduleOutboxRetry(attempt: 0)))
 
     case .outboxRestored(let entries):
       for entry in entries { state.outbox.enqueue(entry) }
@@ -156,14 +173,21 @@ extension NotificationsFeature {
 
     case .outboxEntrySent(let entry):
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
+      state.outboxRollbacks.removeValue(forKey: entry)
       return .merge(
         saveOutbox(state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
     case .outboxEntryFailed(let entry, let error, let attempt):
       if error.isRetryable { return scheduleOutboxRetry(attempt: attempt + 1) }
-      // A permanent failure of a queued change: it can never succeed, so it is dropped.
+      // A permanent failure of a queued change: it can never succeed, so it is dropped and
+      // the optimistic change it carried is undone.
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
-      return .merge(saveOutbox(state), show(error, in: &state))
+      if let change = state.outboxRollbacks.removeValue(forKey: entry) {
+        rollBack(change, in: &state)
+      }
+      return .merge(
+        saveOutbox(state), show(error, in: &state),
+        state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
     case .notificationTapped(let id):
       return tap(id, in: &state)

@@ -42,6 +42,11 @@ public struct NotificationsFeature: Reducer {
     public var pendingChanges: [UUID: PendingChange] = [:]
     /// Changes waiting to be sent again after a retryable failure, oldest first.
     public var outbox: [OutboxEntry] = []
+    /// How to undo each queued change if it fails for good when retried.
+    public var outboxRollbacks: [OutboxEntry: PendingChange] = [:]
+    /// Queued changes a newer change to the same notifications replaced, by the newer change's
+    /// id: restored if the newer change fails for good.
+    public var superseded: [UUID: [OutboxEntry]] = [:]
 
     public init(notifications: [NotificationData] = []) {
       self.notifications = IdentifiedArray(

@@ -1,0 +1,114 @@
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+import Testing
+
+/// Drives random action sequences against an in-memory backend that fails at random (with
+/// retryable and permanent errors) and checks the feature's invariants after every step, and
+/// that the feature and the backend agree once every effect has finished and the outbox is
+/// empty.
+///
+/// CI runs fixed seeds. For a longer run with random seeds:
+/// `LOOM_MODEL_SEEDS=200 swift test --filter ModelBasedTests`.
+@MainActor
+struct ModelBasedTests {
+  nonisolated static var seeds: [UInt64] {
+    if let count = ProcessInfo.processInfo.environment["LOOM_MODEL_SEEDS"].flatMap(Int.init) {
+      var system = SystemRandomNumberGenerator()
+      return (0..<count).map { _ in system.next() }
+    }
+    return Array(1...8)
+  }
+
+  @Test(arguments: seeds)
+  func theFeatureAndTheBackendAgreeAfterRandomFailures(seed: UInt64) async {
+    var random = SeededRandomNumberGenerator(seed: seed)
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let initial = (0..<20).map { index in
+      NotificationData(
+        id: "n\(index)", type: NotificationType.knownCases[index % 7], title: "T\(index)",
+        message: "", timestamp: start.addingTimeInterval(-Double(index) * 60),
+        isRead: index % 3 == 0)
+    }
+    let backend = InMemoryNotificationBackend(seed: initial, randomSeed: seed)
+    let errors: [UserFacingError] = [.network, .server(status: 503), .notFound, .server(status: 400)]
+    let traceLog = LockedState<[String]>([])
+    let tracing = ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] == "\(seed)"
+    let store = Store(initialState: NotificationsFeature.State(notifications: initial)) {
+      NotificationsFeature().printChanges(to: { line in
+        if tracing { traceLog.withLock { $0.append(line.split(separator: "\n").prefix(2).joined(separator: " ")) } }
+      })
+    } withDependencies: {
+      $0.notificationClient = backend.client
+      $0.settingsClient = .inMemory()
+      $0.continuousClock = ImmediateClock()
+      $0.uuid = .incrementing
+      $0.date = .constant(start)
+      $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: seed))
+    }
+    var nextID = 100
+    for step in 0..<250 {
+      let ids = store.state.notifications.ids
+      let id = ids.isEmpty ? "none" : ids[Int.random(in: 0..<ids.count, using: &random)]
+      if Int.random(in: 0..<4, using: &random) == 0 {
+        let error = errors[Int.random(in: 0..<errors.count, using: &random)]
+        backend.failNext(1, with: error)
+      }
+      let action: NotificationsFeature.Action
+      switch Int.random(in: 0..<20, using: &random) {
+      case 0..<6: action = .markAsRead(id)
+      case 6..<10: action = .markAsUnread(id)
+      case 10..<13: action = .delete(id)
+      case 13: action = .markAllAsRead
+      case 14: action = .clearAll
+      default:
+        nextID += 1
+        let new = NotificationData(
+          id: "n\(nextID)", type: .ping, title: "New", message: "",
+          timestamp: start.addingTimeInterval(Double(step)))
+        backend.insert(new)
+        action = .liveEvent(NotificationEvent(.inserted(new)))
+      }
+      await store.send(action).finish()
+      let state = store.state
+      if ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] == "\(seed)" {
+        print("TRACE step \(step) \(action) error=\(String(describing: state.error)) feature=\(state.notifications[id: id].map { "\($0.isRead)" } ?? "-") backend=\(backend.notifications.first { $0.id == id }.map { "\($0.isRead)" } ?? "-")")
+      }
+      let message = "seed \(seed), step \(step), after \(action)"
+      #expect(Set(state.notifications.ids).count == state.notifications.count, "\(message)")
+      #expect(
+        state.notifications.elements
+          == state.notifications.elements.sorted(by: NotificationData.isOrderedBefore),
+        "\(message)")
+      #expect(
+        state.unreadCount == state.notifications.filter { !$0.isRead }.count, "\(message)")
+      if ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] != nil, state.outbox.isEmpty,
+        state.notifications.elements.map(Snapshot.init) != backend.notifications.map(Snapshot.init)
+      {
+        print("DIVERGED seed \(seed) step \(step) after \(action); outbox \(state.outbox)")
+        for line in traceLog.withLock({ $0.suffix(12) }) { print("  ACTION \(line)") }
+        return
+      }
+    }
+    // Drain the outbox with the faults off, then compare with the backend.
+    backend.updateFaults { $0 = .init() }
+    while !store.state.outbox.isEmpty {
+      await store.send(.retryOutbox(attempt: 0)).finish()
+    }
+    #expect(store.state.pendingChanges.isEmpty, "seed \(seed)")
+    #expect(
+      store.state.notifications.elements.map(Snapshot.init)
+        == backend.notifications.map(Snapshot.init),
+      "seed \(seed): the feature and the backend disagree")
+  }
+
+  struct Snapshot: Equatable {
+    let id: String
+    let isRead: Bool
+    init(_ notification: NotificationData) {
+      id = notification.id
+      isRead = notification.isRead
+    }
+  }
+}
