@@ -127,9 +127,8 @@ extension NotificationsFeature {
 
     case .changeSucceeded(let changeID):
       state.pendingChanges.removeValue(forKey: changeID)
-      for entry in state.superseded.removeValue(forKey: changeID) ?? [] {
-        state.outboxRollbacks.removeValue(forKey: entry)
-      }
+      guard let replaced = state.superseded.removeValue(forKey: changeID) else { return .none }
+      for entry in replaced { state.outboxRollbacks.removeValue(forKey: entry) }
       return saveOutbox(state)
 
     case .changeFailed(let changeID, let error):
