@@ -26,8 +26,8 @@ public struct AppFeature: Reducer {
     public var isReady = false
     /// Taps that arrived before the shell was ready, handled once it is.
     public var bufferedTaps: [Data] = []
-    /// The device token last uploaded.
-    public var deviceToken: String?
+    /// Push permission and device-token registration.
+    public var pushRegistration = PushRegistrationFeature.State()
 
     public init(notifications: NotificationsFeature.State = .init()) {
       self.notifications = notifications
@@ -47,18 +47,18 @@ public struct AppFeature: Reducer {
     case launched
     case tabSelected(Tab)
     case pushTapped(Data)
-    case deviceTokenReceived(String)
-    case deviceTokenUploaded(String)
     case notifications(NotificationsFeature.Action)
+    case pushRegistration(PushRegistrationFeature.Action)
   }
-
-  @Dependency(\.pushClient) var push
 
   public init() {}
 
   public var body: some ReducerOf<Self> {
     Scope(state: \.notifications, action: .notifications) {
       NotificationsFeature()
+    }
+    Scope(state: \.pushRegistration, action: .pushRegistration) {
+      PushRegistrationFeature()
     }
     Reduce { state, action in
       switch action {
@@ -68,9 +68,7 @@ public struct AppFeature: Reducer {
         state.bufferedTaps = []
         return .merge(
           .merge(taps.map { .send(.notifications(.notificationResponse($0))) }),
-          .run { [push] send in
-            for await token in push.deviceTokens() { await send(.deviceTokenReceived(token)) }
-          })
+          .send(.pushRegistration(.start)))
 
       case .tabSelected(let tab):
         state.selectedTab = tab
@@ -83,24 +81,11 @@ public struct AppFeature: Reducer {
         }
         return .send(.notifications(.notificationResponse(payload)))
 
-      case .deviceTokenReceived(let token):
-        guard token != state.deviceToken else { return .none }
-        let previous = state.deviceToken
-        return .run { [push] send in
-          try await push.uploadToken(token)
-          if let previous { try? await push.removeToken(previous) }
-          await send(.deviceTokenUploaded(token))
-        } catch: { _, _ in }
-
-      case .deviceTokenUploaded(let token):
-        state.deviceToken = token
-        return .none
-
       case .notifications(.delegate(let delegate)):
         route(delegate, in: &state)
         return .none
 
-      case .notifications:
+      case .notifications, .pushRegistration:
         return .none
       }
     }
@@ -131,6 +116,15 @@ extension CasePath where Root == AppFeature.Action, Value == NotificationsFeatur
   public static var notifications: Self {
     Self(AppFeature.Action.notifications) {
       if case .notifications(let action) = $0 { action } else { nil }
+    }
+  }
+}
+
+extension CasePath where Root == AppFeature.Action, Value == PushRegistrationFeature.Action {
+  /// Push registration's actions inside the app's.
+  public static var pushRegistration: Self {
+    Self(AppFeature.Action.pushRegistration) {
+      if case .pushRegistration(let action) = $0 { action } else { nil }
     }
   }
 }

@@ -22,6 +22,7 @@ struct AppFeatureTests {
       $0.uuid = .incrementing
       $0.notificationClient.markAsRead = { _ in }
       $0.pushClient.deviceTokens = { AsyncStream { $0.finish() } }
+      $0.pushClient.authorizationStatus = { .denied }
       prepare(&$0)
     }
   }
@@ -64,19 +65,39 @@ struct AppFeatureTests {
     #expect(store.state.selectedPingID == "p1")
   }
 
-  @Test func aNewDeviceTokenIsUploadedOnceAndTheOldOneRemoved() async {
+  @Test func launchingRegistersForPushAndUploadsEachNewTokenOnce() async {
     let uploaded = LockedState<[String]>([])
     let removed = LockedState<[String]>([])
+    let tokens = AsyncStream<String>.makeStream()
     var state = AppFeature.State()
-    state.deviceToken = "old"
+    state.pushRegistration.uploadedToken = "old"
     let store = makeStore(state) {
+      $0.pushClient.authorizationStatus = { .notDetermined }
+      $0.pushClient.requestAuthorization = { .authorized }
+      $0.pushClient.register = {}
+      $0.pushClient.deviceTokens = { tokens.stream }
       $0.pushClient.uploadToken = { token in uploaded.withLock { $0.append(token) } }
       $0.pushClient.removeToken = { token in removed.withLock { $0.append(token) } }
     }
-    await store.send(.deviceTokenReceived("old"))
-    await store.send(.deviceTokenReceived("new"))
-    await store.receive(.deviceTokenUploaded("new")) { $0.deviceToken = "new" }
+    await store.send(.launched) { $0.isReady = true }
+    await store.receive(.pushRegistration(.start)) { $0.pushRegistration.phase = .requestingAuthorization }
+    await store.receive(.pushRegistration(.authorizationResolved(.authorized))) {
+      $0.pushRegistration.phase = .registered
+      $0.pushRegistration.authorization = .authorized
+    }
+    tokens.continuation.yield("old")
+    await store.receive(.pushRegistration(.tokenReceived("old")))
+    tokens.continuation.yield("new")
+    await store.receive(.pushRegistration(.tokenReceived("new"))) {
+      $0.pushRegistration.uploading = .init(token: "new")
+    }
+    await store.receive(.pushRegistration(.uploadFinished("new", error: nil))) {
+      $0.pushRegistration.uploadedToken = "new"
+      $0.pushRegistration.uploading = nil
+    }
     #expect(uploaded.withLock { $0 } == ["new"])
     #expect(removed.withLock { $0 } == ["old"])
+    tokens.continuation.finish()
+    await store.finish()
   }
 }

@@ -205,6 +205,13 @@ extension NotificationsFeature {
       state.error = nil
       return .none
 
+    case .setPreferencesPresented(let isPresented):
+      state.isPreferencesPresented = isPresented
+      return isPresented ? .send(.preferences(.onAppear)) : .none
+
+    case .preferences:
+      return .none
+
     case .delegate:
       return .none
     }

@@ -36,8 +36,16 @@ public struct NotificationsFeature: Reducer {
     public var lastTap: TapOutcome?
     /// Whether the app is in the foreground (banners are only for foreground pushes).
     public var isInForeground = true
+    /// The preferences: muted types and the OS authorization.
+    public var preferences = NotificationPreferencesFeature.State()
+    /// Whether the preferences sheet is shown.
+    public var isPreferencesPresented = false
+
     /// Types whose pushes are not announced as banners.
-    public var mutedTypes: Set<NotificationType> = []
+    public var mutedTypes: Set<NotificationType> {
+      get { preferences.muted }
+      set { preferences.muted = newValue }
+    }
     /// Changes applied optimistically and not yet confirmed, by change id.
     public var pendingChanges: [UUID: PendingChange] = [:]
     /// Changes waiting to be sent again after a retryable failure, oldest first.
@@ -136,6 +144,8 @@ public struct NotificationsFeature: Reducer {
     case foregroundChanged(Bool)
 
     case dismissError
+    case setPreferencesPresented(Bool)
+    case preferences(NotificationPreferencesFeature.Action)
     case delegate(Delegate)
 
     /// What the feature tells its parent.
@@ -169,7 +179,14 @@ public struct NotificationsFeature: Reducer {
 
   public init() {}
 
+  static let toPreferences = CasePath<Action, NotificationPreferencesFeature.Action>(
+    Action.preferences
+  ) { if case .preferences(let action) = $0 { action } else { nil } }
+
   public var body: some ReducerOf<Self> {
+    Scope(state: \.preferences, action: Self.toPreferences) {
+      NotificationPreferencesFeature()
+    }
     Reduce { state, action in
       reduceCore(into: &state, action: action)
     }
