@@ -74,6 +74,9 @@ let usage = """
     clear                   delete every notification
     push JSON | --file F    deliver a push payload (APNs or FCM shaped JSON)
     tap ID                  tap a notification and print where the app navigates
+    open contact|alert|ping ID
+                            open an entity's screen: marks everything about it read
+    notice TITLE [MESSAGE]  record a silent local notice (kept on this device only)
     seed [--count N]        add N sample notifications (default 10)
 
   OPTIONS

@@ -27,7 +27,10 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     await session.send(.unreadOnlyChanged(arguments.flags.contains("--unread")))
     let shown = session.feature.filteredNotifications
     if arguments.flags.contains("--json") { return Renderer.json(shown) }
-    return renderer.table(shown) + "\n\(session.feature.unreadCount) unread"
+    var output = renderer.table(shown) + "\n\(session.feature.unreadCount) unread"
+    let highlighted = session.feature.highlightedEntities.map(renderer.describe).sorted()
+    if !highlighted.isEmpty { output += "\nhighlighted: " + highlighted.joined(separator: ", ") }
+    return output
 
   case "show":
     try await session.load()
@@ -118,6 +121,41 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     case .notFound?, nil:
       throw .failed("No notification with id \(id).")
     }
+
+  case "open":
+    guard arguments.positional.count == 2 else {
+      throw .usage("'open' needs a kind (contact, alert or ping) and an id")
+    }
+    let id = arguments.positional[1]
+    let entity: NotificationsFeature.Entity
+    switch arguments.positional[0] {
+    case "contact": entity = .contact(id)
+    case "alert": entity = .alert(id)
+    case "ping": entity = .ping(id)
+    case let kind: throw .usage("Unknown kind '\(kind)': use contact, alert or ping")
+    }
+    try await session.load()
+    let before = session.feature.unreadCount
+    await session.send(.markTargetRead(entity))
+    try session.failIfError()
+    let marked = before - session.feature.unreadCount
+    return "Opened \(renderer.describe(entity)): marked \(marked) notification\(marked == 1 ? "" : "s") read."
+
+  case "notice":
+    guard let title = arguments.positional.first else {
+      throw .usage("'notice' needs a title")
+    }
+    let message = arguments.positional.dropFirst().joined(separator: " ")
+    try await session.load()
+    await session.send(.recordLocalNotice(title: title, message: message))
+    guard let notice = session.feature.notifications.first(where: { $0.isLocal && $0.title == title })
+    else { throw .failed("The notice was not recorded.") }
+    do {
+      try session.inbox.insert([notice])
+    } catch {
+      throw .failed("\(error)")
+    }
+    return "Recorded \(notice.id): \(notice.title)"
 
   case "seed":
     let count = Int(arguments.options["--count"] ?? "10") ?? -1

@@ -50,7 +50,8 @@ struct Renderer {
       let priority = notification.priority == .high ? paint("!!", "31") : "  "
       let glyph = paint(glyph(for: notification.type), notification.type.colorRole == .critical ? "31" : "36")
       let time = relative(notification.timestamp).padding(toLength: 7, withPad: " ", startingAt: 0)
-      return "\(dot) \(priority) \(glyph) \(time) \(notification.id)  \(notification.title)"
+      let local = notification.isLocal ? "  (local)" : ""
+      return "\(dot) \(priority) \(glyph) \(time) \(notification.id)  \(notification.title)\(local)"
     }.joined(separator: "\n")
   }
 
@@ -74,6 +75,14 @@ struct Renderer {
     case .contact(let contactID): "contact \(contactID)"
     case .alert(let alertID): "alert \(alertID)"
     case .ping(let pingID, let contactID): "ping \(pingID) of contact \(contactID)"
+    }
+  }
+
+  func describe(_ entity: NotificationsFeature.Entity) -> String {
+    switch entity {
+    case .contact(let id): "contact \(id)"
+    case .alert(let id): "alert \(id)"
+    case .ping(let id): "ping \(id)"
     }
   }
 

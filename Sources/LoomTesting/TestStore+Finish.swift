@@ -18,8 +18,10 @@ extension TestStore {
     let callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
     while hooks.inFlightEffectCount > 0 {
-      let generation = monitor.generation
-      if hooks.isIdle {
+      switch await awaitProgress(until: deadline) {
+      case .activity, .noEffects:
+        continue
+      case .idle:
         fail(
           """
           Expected effects to finish, but every effect in flight is waiting on a test clock.
@@ -29,9 +31,7 @@ extension TestStore {
           """,
           at: callSite)
         return
-      }
-      let remaining = deadline - ContinuousClock.now
-      guard remaining > .zero, await monitor.wait(after: generation, timeout: remaining) else {
+      case .timedOut:
         fail(
           """
           Expected effects to finish, but they were still running after \

@@ -152,8 +152,10 @@ extension TestStore {
         reportRuntimeIssues(at: callSite)
         return
       }
-      let generation = monitor.generation
-      if hooks.inFlightEffectCount == 0 {
+      switch await awaitProgress(until: deadline) {
+      case .activity:
+        reportRuntimeIssues(at: callSite)
+      case .noEffects:
         fail(
           """
           Expected to receive \(description), but no effects are in flight\
@@ -161,8 +163,7 @@ extension TestStore {
           """,
           at: callSite)
         return
-      }
-      if hooks.isIdle {
+      case .idle:
         fail(
           """
           Expected to receive \(description), but no effect can make progress: every effect \
@@ -173,9 +174,7 @@ extension TestStore {
           """,
           at: callSite)
         return
-      }
-      let remaining = deadline - ContinuousClock.now
-      guard remaining > .zero, await monitor.wait(after: generation, timeout: remaining) else {
+      case .timedOut:
         fail(
           """
           Expected to receive \(description), but received nothing after \
@@ -187,7 +186,6 @@ extension TestStore {
           at: callSite)
         return
       }
-      reportRuntimeIssues(at: callSite)
     }
   }
 

@@ -158,6 +158,30 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
   }
 
+  /// What happened while waiting on the store.
+  enum Progress {
+    /// Something happened: an action was processed, an effect started, suspended or ended.
+    case activity
+    /// No effect is in flight, so nothing more will happen on its own.
+    case noEffects
+    /// Every effect in flight waits on a test clock the test has not advanced.
+    case idle
+    /// Nothing happened before the deadline.
+    case timedOut
+  }
+
+  /// Waits for the next activity in the store, or says at once why there cannot be any.
+  func awaitProgress(until deadline: ContinuousClock.Instant) async -> Progress {
+    let generation = monitor.generation
+    if hooks.inFlightEffectCount == 0 { return .noEffects }
+    if hooks.isIdle { return .idle }
+    let remaining = deadline - ContinuousClock.now
+    guard remaining > .zero, await monitor.wait(after: generation, timeout: remaining) else {
+      return .timedOut
+    }
+    return .activity
+  }
+
   /// Reports a failure to ``failureReporter``.
   func fail(_ message: String, at callSite: CallSite) {
     failureReporter.record(TestFailure(message: message, at: callSite))

@@ -25,11 +25,14 @@ struct ModelBasedTests {
   func theFeatureAndTheBackendAgreeAfterRandomFailures(seed: UInt64) async {
     var random = SeededRandomNumberGenerator(seed: seed)
     let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let targets: [NotificationTarget] = [
+      .none, .contact(contactID: "c1"), .alert(alertID: "a1"), .ping(pingID: "p1", contactID: "c1"),
+    ]
     let initial = (0..<20).map { index in
       NotificationData(
         id: "n\(index)", type: NotificationType.knownCases[index % 7], title: "T\(index)",
         message: "", timestamp: start.addingTimeInterval(-Double(index) * 60),
-        isRead: index % 3 == 0)
+        isRead: index % 3 == 0, target: targets[index % targets.count])
     }
     let backend = InMemoryNotificationBackend(seed: initial, randomSeed: seed)
     let errors: [UserFacingError] = [.network, .server(status: 503), .notFound, .server(status: 400)]
@@ -62,6 +65,10 @@ struct ModelBasedTests {
       case 10..<13: action = .delete(id)
       case 13: action = .markAllAsRead
       case 14: action = .clearAll
+      case 15: action = .recordLocalNotice(title: "Notice \(step)", message: "")
+      case 16:
+        let entities: [NotificationsFeature.Entity] = [.contact("c1"), .alert("a1"), .ping("p1")]
+        action = .markTargetRead(entities[Int.random(in: 0..<3, using: &random)])
       default:
         nextID += 1
         let new = NotificationData(
@@ -84,7 +91,8 @@ struct ModelBasedTests {
       #expect(
         state.unreadCount == state.notifications.filter { !$0.isRead }.count, "\(message)")
       if ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] != nil, state.outbox.isEmpty,
-        state.notifications.elements.map(Snapshot.init) != backend.notifications.map(Snapshot.init)
+        state.notifications.filter({ !$0.isLocal }).map(Snapshot.init)
+          != backend.notifications.map(Snapshot.init)
       {
         print("DIVERGED seed \(seed) step \(step) after \(action); outbox \(state.outbox)")
         for line in traceLog.withLock({ $0.suffix(12) }) { print("  ACTION \(line)") }
@@ -98,7 +106,7 @@ struct ModelBasedTests {
     }
     #expect(store.state.pendingChanges.isEmpty, "seed \(seed)")
     #expect(
-      store.state.notifications.elements.map(Snapshot.init)
+      store.state.notifications.filter { !$0.isLocal }.map(Snapshot.init)
         == backend.notifications.map(Snapshot.init),
       "seed \(seed): the feature and the backend disagree")
   }

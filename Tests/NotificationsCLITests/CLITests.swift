@@ -59,9 +59,10 @@ struct CLITests {
     let list = try cli("list")
     #expect(list.status == 0)
     let lines = list.output.split(separator: "\n")
-    #expect(lines.count == 4)
+    #expect(lines.count == 5)
     #expect(lines[0].contains("Alert"))
-    #expect(lines.last == "3 unread")
+    #expect(lines[3] == "3 unread")
+    #expect(lines[4] == "highlighted: alert a0, contact c1, contact c2, ping p1")
   }
 
   @Test func listAsJSONFiltersByTypeAndUnread() throws {
@@ -82,7 +83,7 @@ struct CLITests {
       as? [[String: Any]] ?? []
     let id = ids.first?["id"] as? String ?? ""
     #expect(try cli("read", id).output == "Marked \(id) read.\n")
-    #expect(try cli("list").output.hasSuffix("1 unread\n"))
+    #expect(try cli("list").output.contains("\n1 unread\n"))
     #expect(try cli("unread", id).status == 0)
     #expect(try cli("read", "--all").status == 0)
     #expect(try cli("list").output.hasSuffix("0 unread\n"))
@@ -98,6 +99,31 @@ struct CLITests {
     #expect(push.output == "Delivered p1: Hi\n")
     #expect(try cli("show", "p1").output.contains("opens:     ping x of contact c7"))
     #expect(try cli("tap", "p1").output == "Opened the contacts tab: contact c7, ping x\n")
+  }
+
+  @Test func openMarksEverythingAboutAnEntityReadAndListHighlightsEntities() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("push", #"{"id":"a","type":"ping","pingId":"p1","contactId":"c1"}"#)
+    _ = try cli("push", #"{"id":"b","type":"role","contactId":"c1"}"#)
+    _ = try cli("push", #"{"id":"c","type":"alert","alertId":"x9","priority":"high"}"#)
+    let list = try cli("list").output
+    #expect(list.contains("highlighted: alert x9, contact c1, ping p1"))
+    #expect(list.contains("!!"))
+    #expect(try cli("open", "contact", "c1").output == "Opened contact c1: marked 2 notifications read.\n")
+    #expect(try cli("list").output.hasSuffix("1 unread\nhighlighted: alert x9\n"))
+    #expect(try cli("open", "planet", "x").status == 64)
+  }
+
+  @Test func aLocalNoticeIsRecordedAndListed() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let notice = try cli("notice", "Message sent", "to Ada")
+    #expect(notice.status == 0)
+    #expect(notice.output.hasPrefix("Recorded local-"))
+    let list = try cli("list").output
+    #expect(list.contains("Message sent  (local)"))
+    #expect(list.hasSuffix("0 unread\n"))
   }
 
   @Test func unknownIDsFailOnStandardError() throws {

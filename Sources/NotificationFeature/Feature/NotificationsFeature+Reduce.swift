@@ -188,6 +188,28 @@ extension NotificationsFeature {
         saveOutbox(state), show(error, in: &state),
         state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
+    case .recordLocalNotice(let title, let message):
+      // A local notice confirms something the person just did: it is silent, already read (it
+      // never adds to the unread count), kept on the device and never sent to the backend.
+      let notice = NotificationData(
+        id: "local-\(uuid().uuidString.lowercased())", type: .system,
+        title: PushPayloadParser.clean(title, limit: 120),
+        message: PushPayloadParser.clean(message, limit: 1_000), timestamp: date.now,
+        isRead: true, priority: .silent, isLocal: true)
+      upsert(notice, into: &state)
+      return .none
+
+    case .markTargetRead(let entity):
+      let ids = state.notifications
+        .filter { !$0.isRead && entity.matches($0.target) }
+        .map(\.id)
+      guard !ids.isEmpty else { return .none }
+      for id in ids { state.notifications[id: id]?.isRead = true }
+      let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }
+      return perform(.markAll(ids: ids), in: &state) { [client] in
+        try await client.markAllAsRead(remoteIDs)
+      }
+
     case .notificationTapped(let id):
       return tap(id, in: &state)
 

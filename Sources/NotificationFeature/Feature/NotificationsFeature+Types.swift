@@ -9,6 +9,24 @@ extension NotificationsFeature {
     case offline
   }
 
+  /// Something notifications are about, which a shell shows as a row.
+  public enum Entity: Sendable, Hashable {
+    case contact(String)
+    case alert(String)
+    case ping(String)
+
+    /// Whether `target` is about this entity (a ping is about its contact too).
+    public func matches(_ target: NotificationTarget) -> Bool {
+      switch (self, target) {
+      case (.contact(let id), .contact(let contactID)): id == contactID
+      case (.contact(let id), .ping(_, let contactID)): id == contactID
+      case (.alert(let id), .alert(let alertID)): id == alertID
+      case (.ping(let id), .ping(let pingID, _)): id == pingID
+      default: false
+      }
+    }
+  }
+
   /// A group of the list by day.
   public struct DaySection: Sendable, Hashable {
     public enum Day: Sendable, Hashable { case today, yesterday, earlier }

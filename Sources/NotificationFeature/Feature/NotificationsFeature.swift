@@ -66,6 +66,29 @@ public struct NotificationsFeature: Reducer {
       notifications.reduce(0) { $0 + ($1.isRead ? 0 : 1) }
     }
 
+    /// The badge text a shell shows: "" for none, "1"…"99", then "99+".
+    public var badgeText: String {
+      let count = unreadCount
+      return count <= 0 ? "" : count > 99 ? "99+" : "\(count)"
+    }
+
+    /// The entities (contacts, alerts, pings) that have unread notifications, for a shell to
+    /// highlight their rows.
+    public var highlightedEntities: Set<Entity> {
+      var entities: Set<Entity> = []
+      for notification in notifications where !notification.isRead {
+        switch notification.target {
+        case .none: break
+        case .contact(let contactID): entities.insert(.contact(contactID))
+        case .alert(let alertID): entities.insert(.alert(alertID))
+        case .ping(let pingID, let contactID):
+          entities.insert(.ping(pingID))
+          entities.insert(.contact(contactID))
+        }
+      }
+      return entities
+    }
+
     /// The notifications the list shows, newest first.
     public var filteredNotifications: [NotificationData] {
       notifications.filter { filter.matches($0) && (!unreadOnly || !$0.isRead) }.elements
@@ -138,6 +161,8 @@ public struct NotificationsFeature: Reducer {
     case outboxEntrySent(OutboxEntry)
     case outboxEntryFailed(OutboxEntry, UserFacingError, attempt: Int)
 
+    case recordLocalNotice(title: String, message: String)
+    case markTargetRead(Entity)
     case notificationTapped(String)
     case notificationResponse(Data)
     case pushReceived(Data)

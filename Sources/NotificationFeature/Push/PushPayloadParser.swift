@@ -184,7 +184,7 @@ public enum PushPayloadParser {
 
   /// Trims, turns control characters into spaces, collapses runs of spaces and truncates to
   /// `limit` whole characters.
-  static func clean(_ text: String, limit: Int) -> String {
+  package static func clean(_ text: String, limit: Int) -> String {
     var result = ""
     var lastWasSpace = false
     for character in text {

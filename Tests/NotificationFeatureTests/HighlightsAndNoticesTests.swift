@@ -1,0 +1,63 @@
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+@MainActor
+struct HighlightsAndNoticesTests {
+  let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+
+  @Test func aLocalNoticeIsSilentReadLocalAndStampedFromDependencies() async {
+    let store = makeStore()
+    await store.send(.recordLocalNotice(title: "Message sent", message: " To Ada\n")) {
+      $0.notifications.insert(
+        NotificationData(
+          id: "local-00000000-0000-0000-0000-000000000000", type: .system, title: "Message sent",
+          message: "To Ada", timestamp: Fixtures.now, isRead: true, priority: .silent,
+          isLocal: true),
+        at: 0)
+    }
+    // Changing a local notice never calls the backend (the client is unimplemented here).
+    await store.send(.markAsUnread("local-00000000-0000-0000-0000-000000000000")) {
+      $0.notifications[id: "local-00000000-0000-0000-0000-000000000000"]?.isRead = false
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+  }
+
+  @Test func entitiesWithUnreadNotificationsAreHighlighted() {
+    let state = NotificationsFeature.State(notifications: Fixtures.feed)
+    #expect(state.highlightedEntities == [.ping("p1"), .contact("c1"), .alert("a1")])
+  }
+
+  @Test func openingAnEntityMarksEverythingAboutItRead() async {
+    let extra = Fixtures.notification("n5", minutesAgo: 5, type: .role, target: .contact(contactID: "c1"))
+    let store = makeStore(Fixtures.feed + [extra]) { $0.notificationClient.markAllAsRead = { _ in } }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.notifications[id: "n5"]?.isRead = true
+      $0.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    #expect(store.state.highlightedEntities == [.alert("a1")])
+  }
+
+  @Test func openingAnEntityRollsBackPerItemOnFailure() async {
+    let store = makeStore { $0.notificationClient.markAllAsRead = { _ in throw UserFacingError.unauthorized } }
+    store.exhaustivity = .off
+    await store.send(.markTargetRead(.alert("a1")))
+    await store.receive(.changeFailed(changeID, .unauthorized)) {
+      $0.notifications[id: "n2"]?.isRead = false
+      $0.error = .unauthorized
+    }
+    await store.finish()
+  }
+
+  @Test func theBadgeTextCapsAt99() {
+    let many = (0..<120).map { Fixtures.notification("m\($0)", minutesAgo: Double($0)) }
+    #expect(NotificationsFeature.State(notifications: many).badgeText == "99+")
+    #expect(NotificationsFeature.State(notifications: Array(many.prefix(7))).badgeText == "7")
+    #expect(NotificationsFeature.State().badgeText == "")
+  }
+}
