@@ -67,7 +67,7 @@ let package = Package(
       name: "NotificationServerTests",
       dependencies: ["NotificationServerCore", "NotificationFeature", "NotificationClients"]
     ),
-    .testTarget(name: "NotificationsCLITests", dependencies: ["NotificationsCLI"]),
+    .testTarget(name: "NotificationsCLITests", dependencies: ["NotificationsCLI", "NotificationServer"]),
   ],
   swiftLanguageModes: [.v6]
 )

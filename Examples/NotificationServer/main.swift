@@ -1,1 +1,58 @@
-print("notifications-server: not built yet")
+// notifications-server: a development server for the notifications API on a local inbox.
+//
+//   notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS] [--fail-rate R]
+//
+// The first line printed is `listening on http://127.0.0.1:PORT`. It stops on SIGINT/SIGTERM.
+import Dispatch
+import Foundation
+import NotificationClients
+import NotificationServerCore
+
+var options: [String: String] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  if argument == "--help" || argument == "-h" {
+    print("usage: notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS] [--fail-rate R]")
+    exit(0)
+  }
+  guard argument.hasPrefix("--"), let value = arguments.popFirst() else {
+    FileHandle.standardError.write(Data("error: unexpected argument \(argument)\n".utf8))
+    exit(64)
+  }
+  options[argument] = value
+}
+guard let port = Int(options["--port"] ?? "8080"), (0...65_535).contains(port) else {
+  FileHandle.standardError.write(Data("error: --port must be 0 to 65535\n".utf8))
+  exit(64)
+}
+let inboxURL = options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox.defaultURL()
+let api = NotificationAPI(inbox: LocalInbox(url: inboxURL), token: options["--token"])
+let latency = Int(options["--latency"] ?? "0") ?? 0
+let failRate = Double(options["--fail-rate"] ?? "0") ?? 0
+api.updateFaults {
+  $0.latency = .milliseconds(latency)
+  $0.failRate = failRate
+}
+let server = HTTPServer(port: port, handler: api.handle)
+let actualPort: Int
+do {
+  actualPort = try server.start()
+} catch {
+  FileHandle.standardError.write(Data("error: cannot listen on port \(port): \(error)\n".utf8))
+  exit(1)
+}
+FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(actualPort)\n".utf8))
+
+signal(SIGPIPE, SIG_IGN)
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let sources = [SIGINT, SIGTERM].map { number in
+  let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+  source.setEventHandler {
+    server.stop()
+    exit(0)
+  }
+  source.resume()
+  return source
+}
+withExtendedLifetime(sources) { dispatchMain() }

@@ -81,6 +81,8 @@ let usage = """
 
   OPTIONS
     --inbox PATH            the inbox file (default: $XDG_DATA_HOME/loom-notifications/inbox.json)
+    --server URL --token T  use a notifications server (see notifications-server) instead of
+                            the local inbox, for list, show, read, unread, delete, clear, tap, open
     --recover               move a corrupt inbox file aside and start a fresh one
     --trace                 print every action with the state change it caused
     --json                  machine-readable output (list, show)

@@ -1,6 +1,7 @@
 // notifications: drives the app shell's store from the command line against a local inbox.
 import Foundation
 import NotificationClients
+import NotificationFeature
 
 @MainActor
 func main() async -> Int32 {
@@ -37,7 +38,17 @@ func main() async -> Int32 {
     } catch {
       throw CLIError.failed("\(error)")
     }
-    let session = Session(inbox: inbox, trace: arguments.flags.contains("--trace"))
+    var client: NotificationClient?
+    if let server = arguments.options["--server"] {
+      guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
+        throw CLIError.usage("--server needs an http(s) URL")
+      }
+      guard ["list", "show", "read", "unread", "delete", "clear", "tap", "open"].contains(arguments.command ?? "") else {
+        throw CLIError.usage("'\(arguments.command ?? "")' works on the local inbox only, not with --server")
+      }
+      client = .live(baseURL: url, token: arguments.options["--token"])
+    }
+    let session = Session(inbox: inbox, client: client, trace: arguments.flags.contains("--trace"))
     print(try await run(arguments, session: session, renderer: renderer))
     return 0
   } catch let error as CLIError {

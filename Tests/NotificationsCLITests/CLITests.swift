@@ -167,6 +167,41 @@ struct CLITests {
     #expect(try cli("--help").output.contains("USAGE: notifications"))
   }
 
+  @Test func theCLIWorksAgainstTheDevelopmentServer() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let serverInbox = cli.folder.appendingPathComponent("server.json").path
+    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    let server = Process()
+    server.executableURL = CLI.executable.deletingLastPathComponent()
+      .appendingPathComponent("notifications-server")
+    server.arguments = ["--port", "0", "--inbox", serverInbox, "--token", "t"]
+    let output = Pipe()
+    server.standardOutput = output
+    try server.run()
+    defer {
+      server.terminate()
+      server.waitUntilExit()
+    }
+    var firstLine = Data()
+    while !firstLine.contains(UInt8(ascii: "\n")) {
+      let byte = output.fileHandleForReading.readData(ofLength: 1)
+      guard !byte.isEmpty else { break }
+      firstLine.append(byte)
+    }
+    let line = String(decoding: firstLine, as: UTF8.self)
+    #expect(line.hasPrefix("listening on http://127.0.0.1:"))
+    let url = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      .replacingOccurrences(of: "listening on ", with: "")
+    let list = try cli("list", "--server", url, "--token", "t")
+    #expect(list.status == 0)
+    #expect(list.output.contains("2 unread"))
+    let denied = try cli("list", "--server", url, "--token", "wrong")
+    #expect(denied.status == 1)
+    #expect(denied.error == "error: Your session has expired. Sign in again.\n")
+    #expect(try cli("seed", "--server", url).status == 64)
+  }
+
   @Test func theDemoPlaysItsScriptedSession() throws {
     let cli = try CLI()
     defer { cli.remove() }

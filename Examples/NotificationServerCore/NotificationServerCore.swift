@@ -1,1 +1,0 @@
-// The NotificationServerCore module. Its types live in the files beside this one.

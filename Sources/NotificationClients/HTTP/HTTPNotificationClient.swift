@@ -1,0 +1,246 @@
+import Foundation
+import Loom
+import NotificationFeature
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension NotificationClient {
+  /// A client for the notifications HTTP API (see `Docs/HTTP-API.md`) with bearer-token auth.
+  /// Every failure becomes a ``UserFacingError``: 401 unauthorized, 404 not found, 429 and 5xx
+  /// server, connection failures and timeouts network, undecodable bodies invalid data naming
+  /// the field. Pages are decoded item by item: a bad item is reported and skipped.
+  ///
+  /// ```swift
+  /// $0.notificationClient = .live(baseURL: URL(string: "http://127.0.0.1:8080")!, token: "t")
+  /// ```
+  public static func live(
+    baseURL: URL, token: String?, session: URLSession = .shared
+  ) -> NotificationClient {
+    let api = HTTPAPI(baseURL: baseURL, token: token, session: session)
+    return NotificationClient(
+      fetchPage: { request in
+        var query = [URLQueryItem(name: "limit", value: String(request.limit))]
+        if let cursor = request.cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        if let offset = request.offset { query.append(URLQueryItem(name: "offset", value: String(offset))) }
+        let data = try await api.send("GET", "api/notifications", query: query)
+        let page = try api.decode(LossyPage.self, from: data)
+        for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
+        return NotificationPage(items: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore)
+      },
+      updates: { since in api.events(since: since) },
+      changesSince: { cursor in
+        let data = try await api.send(
+          "GET", "api/notifications/changes", query: [URLQueryItem(name: "since", value: cursor)])
+        return try api.decode([NotificationEvent].self, from: data)
+      },
+      markAsRead: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/read") },
+      markAsUnread: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/unread") },
+      markAllAsRead: { ids in
+        let body = try JSONEncoder().encode(["ids": ids])
+        _ = try await api.send("PATCH", "api/notifications/read-all", body: body)
+      },
+      delete: { id in _ = try await api.send("DELETE", "api/notifications/\(api.escape(id))") },
+      deleteAll: { _ = try await api.send("DELETE", "api/notifications") }
+    )
+  }
+}
+
+/// A page decoded item by item.
+struct LossyPage: Decodable {
+  var items: [NotificationData] = []
+  var problems: [String] = []
+  var nextCursor: String?
+  var hasMore: Bool
+
+  enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore }
+
+  private struct Item: Decodable {
+    var notification: NotificationData?
+    var problem: String?
+    init(from decoder: any Decoder) throws {
+      do {
+        notification = try NotificationData(from: decoder)
+      } catch {
+        problem = HTTPAPI.describe(error)
+      }
+    }
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    for item in try container.decode([Item].self, forKey: .items) {
+      if let notification = item.notification { items.append(notification) }
+      if let problem = item.problem { problems.append(problem) }
+    }
+    nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
+    hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore) ?? false
+  }
+}
+
+/// Requests to the API and the mapping of their failures.
+struct HTTPAPI: Sendable {
+  let baseURL: URL
+  let token: String?
+  let session: URLSession
+
+  func escape(_ id: String) -> String {
+    id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+  }
+
+  func request(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil)
+    throws -> URLRequest
+  {
+    guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+    else { throw UserFacingError.invalidData(reason: "bad server address \(baseURL)") }
+    if !query.isEmpty { components.queryItems = query }
+    guard let url = components.url else {
+      throw UserFacingError.invalidData(reason: "bad server address \(baseURL)")
+    }
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    request.httpBody = body
+    request.timeoutInterval = 30
+    if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    return request
+  }
+
+  func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil)
+    async throws -> Data
+  {
+    let request = try request(method, path, query: query, body: body)
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: request)
+    } catch {
+      throw UserFacingError.network
+    }
+    guard let http = response as? HTTPURLResponse else { throw UserFacingError.network }
+    try Self.check(status: http.statusCode)
+    return data
+  }
+
+  static func check(status: Int) throws {
+    switch status {
+    case 200..<300: return
+    case 401: throw UserFacingError.unauthorized
+    case 404: throw UserFacingError.notFound
+    default: throw UserFacingError.server(status: status)
+    }
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    do {
+      return try JSONDecoder().decode(type, from: data)
+    } catch {
+      throw UserFacingError.invalidData(reason: Self.describe(error))
+    }
+  }
+
+  static func describe(_ error: any Error) -> String {
+    guard let decoding = error as? DecodingError else { return "\(error)" }
+    switch decoding {
+    case .keyNotFound(let key, let context):
+      return "missing field \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\""
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return path.isEmpty ? context.debugDescription : "field \"\(path)\": \(context.debugDescription)"
+    @unknown default:
+      return "\(decoding)"
+    }
+  }
+
+  /// The live event stream, parsed from Server-Sent Events, resuming after `since`.
+  func events(since: String?) -> AsyncThrowingStream<NotificationEvent, any Error> {
+    AsyncThrowingStream { continuation in
+      let reader = EventStreamReader(continuation: continuation)
+      do {
+        var request = try request("GET", "api/notifications/stream")
+        request.timeoutInterval = 3_600
+        if let since { request.setValue(since, forHTTPHeaderField: "Last-Event-ID") }
+        let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
+        let task = session.dataTask(with: request)
+        continuation.onTermination = { _ in
+          task.cancel()
+          session.invalidateAndCancel()
+        }
+        task.resume()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
+  }
+}
+
+/// Parses a Server-Sent Events response into notification events as bytes arrive.
+final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
+  let continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation
+  private let buffer = LockedState(Data())
+
+  init(continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation) {
+    self.continuation = continuation
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    do {
+      try HTTPAPI.check(status: status)
+      completionHandler(.allow)
+    } catch {
+      continuation.finish(throwing: error)
+      completionHandler(.cancel)
+    }
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let blocks = buffer.withLock { buffer -> [String] in
+      buffer.append(data)
+      var blocks: [String] = []
+      while let range = buffer.range(of: Data("\n\n".utf8)) {
+        blocks.append(String(decoding: buffer[..<range.lowerBound], as: UTF8.self))
+        buffer.removeSubrange(..<range.upperBound)
+      }
+      return blocks
+    }
+    for block in blocks {
+      if let event = Self.parse(block) { continuation.yield(event) }
+    }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    continuation.finish(throwing: error == nil ? UserFacingError.network : UserFacingError.network)
+  }
+
+  static func parse(_ block: String) -> NotificationEvent? {
+    var name: String?
+    var id: String?
+    var data: [Substring] = []
+    for line in block.split(separator: "\n") {
+      if line.hasPrefix("event:") { name = line.dropFirst(6).trimmingCharacters(in: .whitespaces) }
+      else if line.hasPrefix("id:") { id = line.dropFirst(3).trimmingCharacters(in: .whitespaces) }
+      else if line.hasPrefix("data:") { data.append(line.dropFirst(5).drop(while: { $0 == " " })) }
+    }
+    let payload = Data(data.joined(separator: "\n").utf8)
+    let decoder = JSONDecoder()
+    switch name {
+    case "inserted":
+      return (try? decoder.decode(NotificationData.self, from: payload)).map { NotificationEvent(.inserted($0), cursor: id) }
+    case "updated":
+      return (try? decoder.decode(NotificationData.self, from: payload)).map { NotificationEvent(.updated($0), cursor: id) }
+    case "deleted":
+      return (try? decoder.decode([String: String].self, from: payload))?["id"].map {
+        NotificationEvent(.deleted(id: $0), cursor: id)
+      }
+    case "snapshot":
+      return (try? decoder.decode([NotificationData].self, from: payload)).map { NotificationEvent(.snapshot($0), cursor: id) }
+    default:
+      return nil
+    }
+  }
+}

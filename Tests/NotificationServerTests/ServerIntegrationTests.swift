@@ -1,0 +1,132 @@
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+import NotificationServerCore
+import Testing
+
+/// The live HTTP client against the development server, on an ephemeral loopback port.
+@Suite(.serialized)
+struct ServerIntegrationTests {
+  @Test func pagingAndEveryMutationGoThroughTheServer() async throws {
+    let server = try TestServer(notifications: (0..<5).map { sample("n\($0)", secondsAgo: Double($0)) })
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    let first = try await client.fetchPage(PageRequest(limit: 2))
+    #expect(first.items.map(\.id) == ["n0", "n1"])
+    let second = try await client.fetchPage(PageRequest(limit: 2, cursor: first.nextCursor))
+    #expect(second.items.map(\.id) == ["n2", "n3"])
+    let byOffset = try await client.fetchPage(PageRequest(limit: 10, offset: 4))
+    #expect(byOffset.items.map(\.id) == ["n4"])
+    try await client.markAsRead("n0")
+    try await client.markAsUnread("n0")
+    try await client.markAllAsRead(["n1"])
+    try await client.delete("n2")
+    await #expect(throws: UserFacingError.notFound) { try await client.delete("n2") }
+    let changes = try await client.changesSince("5")
+    #expect(changes.count == 4)
+    try await client.deleteAll()
+    #expect(try await client.fetchPage(PageRequest(limit: 10)).items.isEmpty)
+  }
+
+  @Test func aWrongTokenIsUnauthorized() async throws {
+    let server = try TestServer()
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "wrong")
+    await #expect(throws: UserFacingError.unauthorized) {
+      _ = try await client.fetchPage(PageRequest(limit: 1))
+    }
+  }
+
+  @Test func injectedFailuresAndLatencyReachTheClient() async throws {
+    let server = try TestServer()
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    server.api.updateFaults { $0.failNext = [503, 500] }
+    await #expect(throws: UserFacingError.server(status: 503)) { _ = try await client.fetchPage(PageRequest(limit: 1)) }
+    await #expect(throws: UserFacingError.server(status: 500)) { _ = try await client.fetchPage(PageRequest(limit: 1)) }
+    server.api.updateFaults { $0.latency = .milliseconds(150) }
+    let started = ContinuousClock.now
+    _ = try await client.fetchPage(PageRequest(limit: 1))
+    #expect(ContinuousClock.now - started >= .milliseconds(150))
+  }
+
+  @Test func aNetworkFailureIsTheNetworkError() async throws {
+    let server = try TestServer()
+    let url = server.baseURL
+    server.stop()
+    let client = NotificationClient.live(baseURL: url, token: "secret")
+    await #expect(throws: UserFacingError.network) { _ = try await client.fetchPage(PageRequest(limit: 1)) }
+  }
+
+  @Test func aMalformedBodyIsRejected() async throws {
+    let server = try TestServer()
+    defer { server.stop() }
+    let response = await server.raw(
+      "PATCH /api/notifications/read-all HTTP/1.1\r\nAuthorization: Bearer secret\r\nContent-Length: 3\r\nConnection: close\r\n\r\n{x}")
+    #expect(response.hasPrefix("HTTP/1.1 400"))
+  }
+
+  @Test func theEventStreamDeliversChangesAndResumesAfterADrop() async throws {
+    let server = try TestServer()
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    var iterator = client.updates(nil).makeAsyncIterator()
+    try await Task.sleep(for: .milliseconds(200))
+    try server.inbox.insert([sample("s1")])
+    let first = try await iterator.next()
+    #expect(first?.change == .inserted(sample("s1")))
+    let cursor = try #require(first?.cursor)
+    // Drop the connection, change things meanwhile, and resume from the last event id.
+    iterator = client.updates(nil).makeAsyncIterator()
+    try server.inbox.insert([sample("s2")])
+    var resumed = client.updates(cursor).makeAsyncIterator()
+    let missed = try await resumed.next()
+    #expect(missed?.change == .inserted(sample("s2")))
+    _ = iterator
+  }
+}
+
+struct ServerRobustnessTests {
+  @Test func unknownPathsAndMethodsGet404And405() async throws {
+    let server = try TestServer(token: nil)
+    defer { server.stop() }
+    #expect(await server.raw("GET /nope HTTP/1.1\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 404"))
+    #expect(await server.raw("POST /api/notifications HTTP/1.1\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 405"))
+    #expect(await server.raw("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+  }
+
+  @Test func twoRequestsShareAKeptAliveConnection() async throws {
+    let server = try TestServer(token: nil)
+    defer { server.stop() }
+    let response = await server.raw(
+      "GET /health HTTP/1.1\r\n\r\nGET /health HTTP/1.1\r\nConnection: close\r\n\r\n")
+    #expect(response.components(separatedBy: "HTTP/1.1 200").count == 3)
+  }
+
+  @Test func aSlowClientTimesOut() async throws {
+    let server = try TestServer(token: nil, readTimeout: .milliseconds(200))
+    defer { server.stop() }
+    // Half a request, then nothing: the server answers 408 and closes (the helper shuts down
+    // its write side, so the server sees the end of input; a 408 or a clean close are fine).
+    let response = await server.raw("GET /health HTTP/1.1\r\nHost:")
+    #expect(response.isEmpty || response.hasPrefix("HTTP/1.1 408") || response.hasPrefix("HTTP/1.1 400"))
+  }
+
+  @Test func randomAndTruncatedRequestsGet4xxOrACleanCloseAndTheServerKeepsServing() async throws {
+    let server = try TestServer(token: nil)
+    defer { server.stop() }
+    var random = SeededRandomNumberGenerator(seed: 99)
+    let valid = Array("PATCH /api/notifications/x/read?limit=5 HTTP/1.1\r\nContent-Length: 4\r\n\r\nnull".utf8)
+    for _ in 0..<300 {
+      var bytes = Array(valid.prefix(Int.random(in: 0...valid.count, using: &random)))
+      for _ in 0..<Int.random(in: 0...3, using: &random) where !bytes.isEmpty {
+        bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+      }
+      let response = await server.raw(bytes)
+      let ok = response.isEmpty || response.hasPrefix("HTTP/1.1 4") || response.hasPrefix("HTTP/1.1 2")
+      #expect(ok, "unexpected answer: \(response.prefix(40))")
+    }
+    #expect(await server.raw("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+  }
+}
