@@ -1,6 +1,7 @@
 // notifications-server: a development server for the notifications API on a local inbox.
 //
 //   notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS] [--fail-rate R]
+//                        [--fail-next COUNT:STATUS]
 //
 // The first line printed is `listening on http://127.0.0.1:PORT`. It stops on SIGINT/SIGTERM.
 import Dispatch
@@ -12,7 +13,9 @@ var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   if argument == "--help" || argument == "-h" {
-    print("usage: notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS] [--fail-rate R]")
+    print(
+      "usage: notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS]"
+        + " [--fail-rate R] [--fail-next COUNT:STATUS]")
     exit(0)
   }
   guard argument.hasPrefix("--"), let value = arguments.popFirst() else {
@@ -29,9 +32,20 @@ let inboxURL = options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox
 let api = NotificationAPI(inbox: LocalInbox(url: inboxURL), token: options["--token"])
 let latency = Int(options["--latency"] ?? "0") ?? 0
 let failRate = Double(options["--fail-rate"] ?? "0") ?? 0
+var failNext: [Int] = []
+if let spec = options["--fail-next"] {
+  let parts = spec.split(separator: ":").compactMap { Int($0) }
+  guard parts.count == 2, parts[0] >= 0, (400...599).contains(parts[1]) else {
+    FileHandle.standardError.write(Data("error: --fail-next takes COUNT:STATUS, like 3:503\n".utf8))
+    exit(64)
+  }
+  failNext = Array(repeating: parts[1], count: parts[0])
+}
+let faults = (latency, failRate, failNext)
 api.updateFaults {
-  $0.latency = .milliseconds(latency)
-  $0.failRate = failRate
+  $0.latency = .milliseconds(faults.0)
+  $0.failRate = faults.1
+  $0.failNext = faults.2
 }
 let server = HTTPServer(port: port, handler: api.handle)
 let actualPort: Int

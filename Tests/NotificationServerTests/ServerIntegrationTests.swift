@@ -118,7 +118,7 @@ struct ServerRobustnessTests {
     defer { server.stop() }
     var random = SeededRandomNumberGenerator(seed: 99)
     let valid = Array("PATCH /api/notifications/x/read?limit=5 HTTP/1.1\r\nContent-Length: 4\r\n\r\nnull".utf8)
-    for _ in 0..<300 {
+    for _ in 0..<2_000 {
       var bytes = Array(valid.prefix(Int.random(in: 0...valid.count, using: &random)))
       for _ in 0..<Int.random(in: 0...3, using: &random) where !bytes.isEmpty {
         bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)

@@ -180,8 +180,10 @@ struct CLITests {
     server.standardOutput = output
     try server.run()
     defer {
-      server.terminate()
-      server.waitUntilExit()
+      if server.isRunning {
+        server.terminate()
+        server.waitUntilExit()
+      }
     }
     var firstLine = Data()
     while !firstLine.contains(UInt8(ascii: "\n")) {
@@ -200,6 +202,11 @@ struct CLITests {
     #expect(denied.status == 1)
     #expect(denied.error == "error: Your session has expired. Sign in again.\n")
     #expect(try cli("seed", "--server", url).status == 64)
+    // SIGTERM stops the server cleanly.
+    server.terminate()
+    server.waitUntilExit()
+    #expect(server.terminationReason == .exit)
+    #expect(server.terminationStatus == 0)
   }
 
   @Test func theDemoPlaysItsScriptedSession() throws {

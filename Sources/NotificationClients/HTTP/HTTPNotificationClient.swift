@@ -142,11 +142,14 @@ struct HTTPAPI: Sendable {
 
   static func describe(_ error: any Error) -> String {
     guard let decoding = error as? DecodingError else { return "\(error)" }
+    func path(_ keys: [any CodingKey]) -> String {
+      keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
     switch decoding {
     case .keyNotFound(let key, let context):
-      return "missing field \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\""
+      return "missing field \"\(path(context.codingPath + [key]))\""
     case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      let path = path(context.codingPath)
       return path.isEmpty ? context.debugDescription : "field \"\(path)\": \(context.debugDescription)"
     @unknown default:
       return "\(decoding)"
