@@ -8,7 +8,9 @@ struct Arguments {
   var flags: Set<String> = []
 
   /// Options that take a value.
-  static let valued: Set<String> = ["--inbox", "--type", "--file", "--count", "--server", "--token"]
+  static let valued: Set<String> = [
+    "--inbox", "--type", "--file", "--count", "--server", "--token", "--max-events",
+  ]
 
   init(_ arguments: [String]) throws(CLIError) {
     var index = 0
@@ -78,6 +80,9 @@ let usage = """
                             open an entity's screen: marks everything about it read
     notice TITLE [MESSAGE]  record a silent local notice (kept on this device only)
     seed [--count N]        add N sample notifications (default 10)
+    watch [--max-events N]  follow the live stream and print each change
+    run SCRIPT              run one command per line (e.g. "read n1"), for reproducible sessions
+    repl                    type commands; with --trace, see each action's state change
 
   OPTIONS
     --inbox PATH            the inbox file (default: $XDG_DATA_HOME/loom-notifications/inbox.json)

@@ -49,8 +49,31 @@ func main() async -> Int32 {
       client = .live(baseURL: url, token: arguments.options["--token"])
     }
     let session = Session(inbox: inbox, client: client, trace: arguments.flags.contains("--trace"))
-    print(try await run(arguments, session: session, renderer: renderer))
-    return 0
+    switch arguments.command {
+    case "run":
+      guard let path = arguments.positional.first,
+        let script = try? String(contentsOfFile: path, encoding: .utf8)
+      else { throw CLIError.usage("'run' needs a readable script file") }
+      return try await runScript(
+        script.split(separator: "\n").map(String.init), session: session, renderer: renderer)
+    case "repl":
+      var lines: [String] = []
+      print("notifications> ", terminator: "")
+      while let line = readLine() {
+        lines = [line]
+        _ = try? await runScript(lines, session: session, renderer: renderer, stopOnError: false)
+        print("notifications> ", terminator: "")
+      }
+      print("")
+      return 0
+    case "watch":
+      let limit = Int(arguments.options["--max-events"] ?? "") ?? .max
+      try await watch(session: session, renderer: renderer, maximumEvents: limit)
+      return 0
+    default:
+      print(try await run(arguments, session: session, renderer: renderer))
+      return 0
+    }
   } catch let error as CLIError {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     return error.exitCode

@@ -17,7 +17,7 @@ struct AppFeatureTests {
       notifications: NotificationsFeature.State(notifications: [ping])),
     _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> TestStore<AppFeature.State, AppFeature.Action> {
-    TestStore(initialState: state, reducer: { AppFeature() }) {
+    let store = TestStore(initialState: state, reducer: { AppFeature() }) {
       $0.date = .constant(Self.now)
       $0.uuid = .incrementing
       $0.notificationClient.markAsRead = { _ in }
@@ -25,6 +25,10 @@ struct AppFeatureTests {
       $0.pushClient.authorizationStatus = { .denied }
       prepare(&$0)
     }
+    // Effects here call client closures off the main actor; under the thread sanitizer on a
+    // loaded machine a round trip has taken over a second. Passing tests never wait this long.
+    store.timeout = .seconds(15)
+    return store
   }
 
   @Test func aTapRoutesToTheTabAndSelectsTheEntity() async {

@@ -9,13 +9,15 @@ struct PreferencesTests {
   func makePreferencesStore(
     _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> TestStore<NotificationPreferencesFeature.State, NotificationPreferencesFeature.Action> {
-    TestStore(initialState: NotificationPreferencesFeature.State()) {
+    let store = TestStore(initialState: NotificationPreferencesFeature.State()) {
       NotificationPreferencesFeature()
     } withDependencies: {
       $0.settingsClient = .inMemory()
       $0.pushClient.authorizationStatus = { .authorized }
       prepare(&$0)
     }
+    store.timeout = featureTestTimeout
+    return store
   }
 
   @Test func appearingLoadsTheSavedChoicesAndTheAuthorization() async {

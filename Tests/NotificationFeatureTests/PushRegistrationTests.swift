@@ -13,6 +13,7 @@ struct PushRegistrationTests {
       $0.pushClient.authorizationStatus = { .notDetermined }
       $0.pushClient.requestAuthorization = { .denied }
     }
+    store.timeout = featureTestTimeout
     await store.send(.start) { $0.phase = .requestingAuthorization }
     await store.receive(.authorizationResolved(.denied)) {
       $0.phase = .denied
@@ -31,6 +32,7 @@ struct PushRegistrationTests {
         if attempts.withLock({ $0 += 1; return $0 }) == 1 { throw UserFacingError.network }
       }
     }
+    store.timeout = featureTestTimeout
     await store.send(.tokenReceived("t1")) { $0.uploading = .init(token: "t1") }
     await store.receive(.uploadFinished("t1", error: .network)) {
       $0.uploading = .init(token: "t1", failures: 1)

@@ -209,6 +209,74 @@ struct CLITests {
     #expect(server.terminationStatus == 0)
   }
 
+  @Test func runPlaysAScriptOneCommandPerLine() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let script = cli.folder.appendingPathComponent("session.txt")
+    try Data(
+      """
+      # a reproducible session
+      seed --count 1
+      notice "Message sent" to Ada
+      read --all
+      list
+      """.utf8
+    ).write(to: script)
+    let result = try cli("run", script.path)
+    #expect(result.status == 0)
+    #expect(result.output.contains("Added 1 notifications."))
+    #expect(result.output.contains(": Message sent"))
+    #expect(result.output.contains("Marked every notification read."))
+    #expect(result.output.contains("0 unread"))
+    let failing = cli.folder.appendingPathComponent("bad.txt")
+    try Data("read nope\nlist\n".utf8).write(to: failing)
+    let bad = try cli("run", failing.path)
+    #expect(bad.status == 1)
+    #expect(bad.error == "error: line 1: No notification with id nope.\n")
+  }
+
+  @Test func replRunsTypedCommands() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("seed", "--count", "1")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["repl", "--inbox", cli.inbox.path]
+    process.environment = ["NO_COLOR": "1", "HOME": cli.folder.path]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data("list\nfrobnicate\n".utf8))
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(text.contains("1 unread"))
+  }
+
+  @Test func watchPrintsChangesAnotherProcessMakes() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("seed", "--count", "1")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["watch", "--max-events", "1", "--inbox", cli.inbox.path]
+    process.environment = ["NO_COLOR": "1", "HOME": cli.folder.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    // Give the watcher a moment to load and start polling, then change the inbox.
+    Thread.sleep(forTimeInterval: 1.0)
+    _ = try cli("push", #"{"id":"w1","type":"alert","title":"Fire"}"#)
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(text.contains("Watching 1 notifications"))
+    #expect(text.contains("new:") && text.contains("w1"))
+  }
+
   @Test func theDemoPlaysItsScriptedSession() throws {
     let cli = try CLI()
     defer { cli.remove() }

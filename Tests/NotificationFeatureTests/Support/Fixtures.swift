@@ -40,7 +40,7 @@ func makeStore(
   _ notifications: [NotificationData] = Fixtures.feed,
   _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
 ) -> TestStore<NotificationsFeature.State, NotificationsFeature.Action> {
-  TestStore(
+  let store = TestStore(
     initialState: NotificationsFeature.State(notifications: notifications),
     reducer: { NotificationsFeature() },
     withDependencies: {
@@ -48,6 +48,13 @@ func makeStore(
       prepare(&$0)
     }
   )
+  store.timeout = featureTestTimeout
+  return store
 }
+
+/// The feature's effects call client closures that run off the main actor: under the thread
+/// sanitizer on a loaded 2-core machine one such round trip has taken over a second. Passing
+/// tests never wait this long; it only bounds how long a failing one takes to report.
+let featureTestTimeout: Duration = .seconds(15)
 
 func payload(_ json: String) -> Data { Data(json.utf8) }
