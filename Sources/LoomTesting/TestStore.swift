@@ -51,8 +51,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// How strictly the store checks the test. `.on` by default.
   public var exhaustivity: Exhaustivity = .on
 
-  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
-  /// wait for effects that wait on something other than a test clock. One second by default.
+  /// How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects
+  /// that wait on something other than a test clock. One second by default.
   public var timeout: Duration = .seconds(1)
 
   /// Where failures go: the running test framework by default.
@@ -67,6 +67,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   - initialState: The state to start with.
   ///   - reducer: The reducer under test.
   ///   - prepareDependencies: Overrides the dependencies the reducer and its effects use.
+  ///   - fileID: Where the test store was created, for end-of-test failures; leave the default.
+  ///   - filePath: Where the test store was created; leave the default.
+  ///   - line: Where the test store was created; leave the default.
+  ///   - column: Where the test store was created; leave the default.
   public init<R: Reducer<State, Action>>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,

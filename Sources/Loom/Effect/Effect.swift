@@ -140,6 +140,8 @@ public struct Effect<Action: Sendable>: Sendable {
   ///   - priority: The priority of the task that runs the operation.
   ///   - operation: The work to do.
   ///   - handler: Receives any non-cancellation error the operation throws.
+  ///   - fileID: The file that created the effect, for failure messages; leave the default.
+  ///   - line: The line that created the effect, for failure messages; leave the default.
   public static func run(
     priority: TaskPriority? = nil,
     operation: nonisolated(nonsending) @escaping @Sendable (_ send: Send<Action>) async throws

@@ -5,7 +5,7 @@ import Observation
 ///
 /// App shells create one root store and observe it. The store is `Observable`: SwiftUI views and
 /// `withObservationTracking` see every state change. Shells that are not SwiftUI, such as a
-/// command-line tool, iterate ``states``.
+/// command-line tool, iterate `states`.
 ///
 /// ```swift
 /// let store = Store(initialState: Counter.State()) {
