@@ -277,6 +277,20 @@ struct CLITests {
     #expect(text.contains("new:") && text.contains("w1"))
   }
 
+  @Test func tracePrintsEachActionWithTheStateChangeItCaused() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("seed", "--count", "1")
+    let ids = try JSONSerialization.jsonObject(with: Data(try cli("list", "--json").output.utf8))
+      as? [[String: Any]] ?? []
+    let id = ids.first?["id"] as? String ?? ""
+    let traced = try cli("read", id, "--trace")
+    #expect(traced.status == 0)
+    #expect(traced.output.contains("received action:\n  .notifications(.markAsRead(\"\(id)\"))"))
+    #expect(traced.output.contains("-         isRead: false\n  +         isRead: true"))
+    #expect(traced.output.hasSuffix("Marked \(id) read.\n"))
+  }
+
   @Test func theDemoPlaysItsScriptedSession() throws {
     let cli = try CLI()
     defer { cli.remove() }
