@@ -1,6 +1,7 @@
 import Foundation
 
-/// The JSON shape of a notification, shared by the HTTP API and the inbox file:
+/// The JSON shape of a notification, shared by the HTTP API and the inbox file. Every key is
+/// always written (`details` and `threadId` as `null` when absent):
 ///
 /// ```json
 /// {"id":"n1","type":"ping","title":"Ping","message":"Hi","timestamp":"2023-11-14T22:13:20.000Z",
@@ -8,20 +9,27 @@ import Foundation
 ///  "threadId":null,"priority":"regular","isLocal":false}
 /// ```
 ///
-/// Decoding accepts ISO-8601 timestamps with or without fractional seconds; missing optional
-/// keys take their defaults.
+/// Decoding needs `id` and `timestamp` (ISO-8601, fractional seconds optional, any offset);
+/// every other key may be missing or `null` and then takes its default: `type` system, `title`
+/// and `message` empty, `isRead` false, `target` none, no details or thread, `priority`
+/// regular, `isLocal` false.
 extension NotificationData: Codable {
   private enum CodingKeys: String, CodingKey {
     case id, type, title, message, timestamp, isRead, target, details, threadId, priority, isLocal
   }
 
+  /// Decodes the JSON shape above.
+  ///
+  /// ```swift
+  /// let notification = try JSONDecoder().decode(NotificationData.self, from: data)
+  /// ```
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let timestampText = try container.decode(String.self, forKey: .timestamp)
     guard let timestamp = ISO8601.date(from: timestampText) else {
       throw DecodingError.dataCorruptedError(
         forKey: .timestamp, in: container,
-        debugDescription: "Not an ISO-8601 date: \"\(timestampText)\"")
+        debugDescription: "Not an ISO-8601 date: \"\(timestampText.prefix(40))\"")
     }
     self.init(
       id: try container.decode(String.self, forKey: .id),
@@ -39,6 +47,11 @@ extension NotificationData: Codable {
     )
   }
 
+  /// Encodes the JSON shape above, the timestamp in UTC with milliseconds.
+  ///
+  /// ```swift
+  /// let data = try JSONEncoder().encode(notification)
+  /// ```
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
@@ -52,21 +65,5 @@ extension NotificationData: Codable {
     try container.encode(threadID, forKey: .threadId)
     try container.encode(priority, forKey: .priority)
     try container.encode(isLocal, forKey: .isLocal)
-  }
-}
-
-/// ISO-8601 dates as the API writes and reads them.
-package enum ISO8601 {
-  /// Parses `2023-11-14T22:13:20Z`, `2023-11-14T22:13:20.123Z` or any `±hh:mm` offset.
-  package static func date(from text: String) -> Date? {
-    if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) {
-      return date
-    }
-    return try? Date.ISO8601FormatStyle().parse(text)
-  }
-
-  /// Formats with milliseconds in UTC.
-  package static func string(from date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
   }
 }

@@ -3,17 +3,32 @@
 /// ```swift
 /// let details = NotificationDetails.contact(.init(name: "Ada", role: "Admin", action: "added"))
 /// ```
-public enum NotificationDetails: Sendable, Hashable, Codable {
+public enum NotificationDetails: Sendable, Hashable {
+  /// About a contact.
   case contact(ContactDetails)
+  /// About an alert.
   case alert(AlertDetails)
+  /// About a ping.
   case ping(PingDetails)
 
   /// About a contact: who, their role, and what happened.
+  ///
+  /// ```swift
+  /// NotificationDetails.ContactDetails(name: "Ada", role: "Admin", action: "added")
+  /// ```
   public struct ContactDetails: Sendable, Hashable, Codable {
+    /// The contact's name as shown.
     public var name: String
+    /// Their role, if the notification is about one.
     public var role: String?
+    /// What happened, such as `"added"`.
     public var action: String?
 
+    /// Creates contact details.
+    ///
+    /// ```swift
+    /// let ada = NotificationDetails.ContactDetails(name: "Ada")
+    /// ```
     public init(name: String, role: String? = nil, action: String? = nil) {
       self.name = name
       self.role = role
@@ -21,54 +36,47 @@ public enum NotificationDetails: Sendable, Hashable, Codable {
     }
   }
 
-  /// About an alert.
+  /// About an alert: how severe, and where.
+  ///
+  /// ```swift
+  /// NotificationDetails.AlertDetails(severity: "high", location: "Gate 4")
+  /// ```
   public struct AlertDetails: Sendable, Hashable, Codable {
+    /// How severe, in the backend's words.
     public var severity: String?
+    /// Where it happened.
     public var location: String?
 
+    /// Creates alert details.
+    ///
+    /// ```swift
+    /// let details = NotificationDetails.AlertDetails(severity: "low")
+    /// ```
     public init(severity: String? = nil, location: String? = nil) {
       self.severity = severity
       self.location = location
     }
   }
 
-  /// About a ping.
+  /// About a ping: who sent it and their note.
+  ///
+  /// ```swift
+  /// NotificationDetails.PingDetails(contactName: "Ada", note: "Call me")
+  /// ```
   public struct PingDetails: Sendable, Hashable, Codable {
+    /// The sender's name.
     public var contactName: String?
+    /// The sender's note.
     public var note: String?
 
+    /// Creates ping details.
+    ///
+    /// ```swift
+    /// let details = NotificationDetails.PingDetails(note: "Call me")
+    /// ```
     public init(contactName: String? = nil, note: String? = nil) {
       self.contactName = contactName
       self.note = note
-    }
-  }
-
-  private enum CodingKeys: String, CodingKey { case kind, value }
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    switch try container.decode(String.self, forKey: .kind) {
-    case "contact": self = .contact(try container.decode(ContactDetails.self, forKey: .value))
-    case "alert": self = .alert(try container.decode(AlertDetails.self, forKey: .value))
-    case "ping": self = .ping(try container.decode(PingDetails.self, forKey: .value))
-    case let kind:
-      throw DecodingError.dataCorruptedError(
-        forKey: .kind, in: container, debugDescription: "Unknown details kind \"\(kind)\"")
-    }
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    switch self {
-    case .contact(let value):
-      try container.encode("contact", forKey: .kind)
-      try container.encode(value, forKey: .value)
-    case .alert(let value):
-      try container.encode("alert", forKey: .kind)
-      try container.encode(value, forKey: .value)
-    case .ping(let value):
-      try container.encode("ping", forKey: .kind)
-      try container.encode(value, forKey: .value)
     }
   }
 }

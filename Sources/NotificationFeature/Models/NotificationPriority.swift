@@ -1,8 +1,11 @@
-/// How insistently a notification is presented.
+/// How insistently a notification is presented. Ordered: `silent < regular < high`.
 ///
 /// ```swift
-/// NotificationPriority.high > .regular   // true
+/// NotificationPriority.high > .regular                 // true
+/// NotificationPriority(rawValue: "silent")             // .silent
 /// ```
+///
+/// Its JSON form is the raw string (`"silent"`, `"regular"`, `"high"`).
 public enum NotificationPriority: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
   /// A quiet confirmation (such as "Message sent"): never announced as a banner.
   case silent
@@ -19,5 +22,10 @@ public enum NotificationPriority: String, Sendable, Hashable, Codable, Comparabl
     }
   }
 
+  /// Orders by insistence.
+  ///
+  /// ```swift
+  /// let loudest = feed.map(\.priority).max()
+  /// ```
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 }

@@ -1,49 +1,20 @@
 /// The screen a notification opens when tapped.
 ///
 /// ```swift
-/// let target = NotificationTarget.ping(pingID: "p1", contactID: "c1")
+/// switch notification.target {
+/// case .none: break
+/// case .contact(let contactID): openContact(contactID)
+/// case .alert(let alertID): openAlert(alertID)
+/// case .ping(let pingID, let contactID): openPing(pingID, of: contactID)
+/// }
 /// ```
-public enum NotificationTarget: Sendable, Hashable, Codable {
+public enum NotificationTarget: Sendable, Hashable {
+  /// Nothing to open.
   case none
+  /// A contact's screen.
   case contact(contactID: String)
+  /// An alert's screen.
   case alert(alertID: String)
+  /// A ping, shown in the conversation with the contact who sent it.
   case ping(pingID: String, contactID: String)
-
-  private enum CodingKeys: String, CodingKey {
-    case kind, contactId, alertId, pingId
-  }
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    switch try container.decodeIfPresent(String.self, forKey: .kind) {
-    case "contact":
-      self = .contact(contactID: try container.decode(String.self, forKey: .contactId))
-    case "alert":
-      self = .alert(alertID: try container.decode(String.self, forKey: .alertId))
-    case "ping":
-      self = .ping(
-        pingID: try container.decode(String.self, forKey: .pingId),
-        contactID: try container.decode(String.self, forKey: .contactId))
-    default:
-      self = .none
-    }
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    switch self {
-    case .none:
-      try container.encode("none", forKey: .kind)
-    case .contact(let contactID):
-      try container.encode("contact", forKey: .kind)
-      try container.encode(contactID, forKey: .contactId)
-    case .alert(let alertID):
-      try container.encode("alert", forKey: .kind)
-      try container.encode(alertID, forKey: .alertId)
-    case .ping(let pingID, let contactID):
-      try container.encode("ping", forKey: .kind)
-      try container.encode(pingID, forKey: .pingId)
-      try container.encode(contactID, forKey: .contactId)
-    }
-  }
 }

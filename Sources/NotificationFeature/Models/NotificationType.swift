@@ -1,20 +1,57 @@
-/// What a notification is about. Unknown server types decode to ``unknown(_:)`` so a newer
-/// server never breaks an older client.
+/// What a notification is about. Unknown server types become ``unknown(_:)`` and keep their
+/// raw string, so a newer server never breaks an older client and nothing is lost on the way
+/// back.
 ///
 /// ```swift
 /// NotificationType(rawValue: "check_in")   // .checkIn
 /// NotificationType(rawValue: "poll")       // .unknown("poll")
+/// NotificationType.ping.symbolName         // "bell.badge.fill"
 /// ```
-public enum NotificationType: Sendable, Hashable, Codable, CustomStringConvertible {
-  case alert, ping, role, removed, added, checkIn, system
+///
+/// | Type | Wire form | Symbol | Colour role |
+/// |---|---|---|---|
+/// | `alert` | `alert` | `exclamationmark.triangle.fill` | critical |
+/// | `ping` | `ping` | `bell.badge.fill` | accent |
+/// | `role` | `role` | `person.badge.key.fill` | info |
+/// | `added` | `added` | `person.badge.plus` | positive |
+/// | `removed` | `removed` | `person.badge.minus` | warning |
+/// | `checkIn` | `check_in` (`checkIn` is read too) | `checkmark.circle.fill` | positive |
+/// | `system` | `system` | `info.circle.fill` | neutral |
+/// | `unknown` | its raw string | `bell` | neutral |
+public enum NotificationType: Sendable, Hashable, CustomStringConvertible {
+  /// An alert raised about something that needs attention.
+  case alert
+  /// Someone pinged the person.
+  case ping
+  /// A contact's role changed.
+  case role
+  /// A contact was removed.
+  case removed
+  /// A contact was added.
+  case added
+  /// A contact checked in.
+  case checkIn
+  /// A message from the system itself; the type of a payload that names none.
+  case system
+  /// A type this client does not know, with its wire form kept as is.
   case unknown(String)
 
-  /// The known types, in display order.
+  /// The known types, in display order (for a filter menu, say).
+  ///
+  /// ```swift
+  /// let menu = [NotificationFilter.all] + NotificationType.knownCases.map { .type($0) }
+  /// ```
   public static let knownCases: [NotificationType] = [
     .alert, .ping, .role, .added, .removed, .checkIn, .system,
   ]
 
-  /// Creates a type from its wire form (`"check_in"`; `"checkIn"` is accepted too).
+  /// Creates a type from its wire form; `"checkIn"` is accepted as well as `"check_in"`, and
+  /// anything else (including other spellings or case) is ``unknown(_:)``.
+  ///
+  /// ```swift
+  /// NotificationType(rawValue: "alert")   // .alert
+  /// NotificationType(rawValue: "Alert")   // .unknown("Alert")
+  /// ```
   public init(rawValue: String) {
     switch rawValue {
     case "alert": self = .alert
@@ -28,7 +65,12 @@ public enum NotificationType: Sendable, Hashable, Codable, CustomStringConvertib
     }
   }
 
-  /// The wire form of the type.
+  /// The wire form of the type; an unknown type gives back its raw string.
+  ///
+  /// ```swift
+  /// NotificationType.checkIn.rawValue         // "check_in"
+  /// NotificationType.unknown("poll").rawValue // "poll"
+  /// ```
   public var rawValue: String {
     switch self {
     case .alert: "alert"
@@ -43,6 +85,10 @@ public enum NotificationType: Sendable, Hashable, Codable, CustomStringConvertib
   }
 
   /// The SF Symbol a shell shows for the type.
+  ///
+  /// ```swift
+  /// Image(systemName: notification.type.symbolName)
+  /// ```
   public var symbolName: String {
     switch self {
     case .alert: "exclamationmark.triangle.fill"
@@ -57,6 +103,10 @@ public enum NotificationType: Sendable, Hashable, Codable, CustomStringConvertib
   }
 
   /// The colour role a shell renders the type with.
+  ///
+  /// ```swift
+  /// NotificationType.alert.colorRole   // .critical
+  /// ```
   public var colorRole: ColorRole {
     switch self {
     case .alert: .critical
@@ -68,7 +118,12 @@ public enum NotificationType: Sendable, Hashable, Codable, CustomStringConvertib
     }
   }
 
-  /// A name a person can read.
+  /// A name a person can read; an unknown type shows its raw string (or "Notification" when
+  /// that is empty).
+  ///
+  /// ```swift
+  /// NotificationType.checkIn.displayName   // "Check-in"
+  /// ```
   public var displayName: String {
     switch self {
     case .alert: "Alert"
@@ -82,19 +137,10 @@ public enum NotificationType: Sendable, Hashable, Codable, CustomStringConvertib
     }
   }
 
+  /// The wire form, for logs.
+  ///
+  /// ```swift
+  /// print(NotificationType.checkIn)   // check_in
+  /// ```
   public var description: String { rawValue }
-
-  public init(from decoder: any Decoder) throws {
-    self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(rawValue)
-  }
-}
-
-/// The colour roles shells map to their palette.
-public enum ColorRole: String, Sendable, Hashable, Codable {
-  case critical, accent, info, positive, warning, neutral
 }
