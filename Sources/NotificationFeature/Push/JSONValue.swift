@@ -1,64 +1,61 @@
-import Foundation
-
-/// A JSON value, decoded without `JSONSerialization` so booleans and numbers stay distinct on
-/// every platform.
-enum JSONValue: Sendable, Hashable, Decodable {
+/// A JSON value, the parser's view of a push payload.
+///
+/// Booleans and numbers stay distinct on every platform: bytes are decoded with
+/// `JSONDecoder` trying `Bool` before any number, and `userInfo` values are classified by
+/// their dynamic type (see `JSONValue+Any.swift`), never through `JSONSerialization`'s
+/// `NSNumber`, which on Linux answers to both.
+///
+/// ```swift
+/// let value = try JSONValue.decode(Data(#"{"id":42,"isRead":true}"#.utf8))
+/// value["id"]       // .number(42, exactInteger: 42)
+/// value["isRead"]   // .bool(true)
+/// ```
+enum JSONValue: Sendable, Hashable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
-  case number(Double)
+  /// A finite number. `exactInteger` is the number as an `Int64` when it is a whole number
+  /// that fits, taken from the original digits, so an id such as `9007199254740993` (beyond a
+  /// `Double`'s 53 bits) keeps every digit; `nil` otherwise.
+  case number(Double, exactInteger: Int64?)
+  /// A string.
   case string(String)
+  /// An array.
   case array([JSONValue])
+  /// An object; duplicate keys keep one of their values.
   case object([String: JSONValue])
 
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let bool = try? container.decode(Bool.self) {
-      self = .bool(bool)
-    } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
-    } else if let string = try? container.decode(String.self) {
-      self = .string(string)
-    } else if let array = try? container.decode([JSONValue].self) {
-      self = .array(array)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
-    }
-  }
+  /// The deepest nesting accepted (the root object is level 0). Real push payloads nest two
+  /// or three levels; the limit keeps a hostile or cyclic `userInfo` from exhausting the stack.
+  static let maximumDepth = 64
 
-  /// Converts a `userInfo`-style dictionary; `nil` when a value is not JSON-like.
-  init?(any value: Any) {
-    switch value {
-    case let value as String: self = .string(value)
-    case let value as Bool where type(of: value) == Bool.self: self = .bool(value)
-    case let value as Int: self = .number(Double(value))
-    case let value as Double: self = .number(value)
-    case let value as NSNumber: self = .number(value.doubleValue)
-    case is NSNull: self = .null
-    case let value as [Any]:
-      var array: [JSONValue] = []
-      for element in value {
-        guard let converted = JSONValue(any: element) else { return nil }
-        array.append(converted)
-      }
-      self = .array(array)
-    case let value as [AnyHashable: Any]:
-      var object: [String: JSONValue] = [:]
-      for (key, element) in value {
-        guard let key = key.base as? String, let converted = JSONValue(any: element) else {
-          return nil
-        }
-        object[key] = converted
-      }
-      self = .object(object)
-    default:
-      return nil
-    }
-  }
-
+  /// The member named `key` of an object; `nil` for a missing key or a value that is not an
+  /// object.
+  ///
+  /// ```swift
+  /// root["aps"]?["alert"]
+  /// ```
   subscript(key: String) -> JSONValue? {
     if case .object(let object) = self { return object[key] }
     return nil
+  }
+
+  /// The members of an object; `nil` for any other value.
+  var objectValue: [String: JSONValue]? {
+    if case .object(let object) = self { return object }
+    return nil
+  }
+
+  /// The value as text when it is a string or a number: a string as is, a whole number
+  /// without a fraction (`42`), another number in Swift's shortest form (`42.5`); `nil` for
+  /// `null`, booleans, arrays and objects.
+  var text: String? {
+    switch self {
+    case .string(let text): text
+    case .number(_, let integer?): String(integer)
+    case .number(let number, nil): String(number)
+    case .null, .bool, .array, .object: nil
+    }
   }
 }

@@ -1,15 +1,27 @@
-/// Why a push payload could not become a notification.
+/// Why a push payload could not become a notification. Its ``description`` is a sentence that
+/// names the field.
 ///
 /// ```swift
 /// PushParseError.missingField("id").description   // "The push payload has no \"id\"."
 /// ```
 public enum PushParseError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The payload is larger than ``PushPayloadParser/maximumSize``.
   case tooLarge(byteCount: Int, limit: Int)
+  /// The bytes are not JSON (or not UTF-8).
   case notJSON
+  /// The JSON is an array, a string or another value instead of an object.
   case notAnObject
+  /// A required field is missing, `null` or empty.
   case missingField(String)
+  /// A field is present but unusable; `reason` says why. The field may be a path such as
+  /// `aps.sound` when a `userInfo` value is not JSON.
   case invalidField(String, reason: String)
 
+  /// A sentence for logs and diagnostics.
+  ///
+  /// ```swift
+  /// logger.warning("Dropped a push: \(error)")
+  /// ```
   public var description: String {
     switch self {
     case .tooLarge(let byteCount, let limit):
@@ -17,7 +29,8 @@ public enum PushParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notJSON: "The push payload is not valid JSON."
     case .notAnObject: "The push payload is not a JSON object."
     case .missingField(let field): "The push payload has no \"\(field)\"."
-    case .invalidField(let field, let reason): "The push payload's \"\(field)\" is invalid: \(reason)."
+    case .invalidField(let field, let reason):
+      "The push payload's \"\(field)\" is invalid: \(reason)."
     }
   }
 }

@@ -1,256 +1,174 @@
 import Foundation
 
-/// Turns a raw push payload (an APNs `userInfo`-shaped JSON object, or FCM's all-strings data
-/// map) into a ``NotificationData``. Total: it never traps, and every bad payload becomes a
-/// ``PushParseError``.
+/// Turns a raw push payload into a ``NotificationData``. Total: it never traps, and every
+/// payload it cannot use becomes a typed ``PushParseError``.
 ///
 /// ```swift
 /// let payload = Data(#"{"aps":{"alert":{"title":"Ping","body":"Hi"}},"id":"n1","type":"ping","pingId":"p1","contactId":"c1"}"#.utf8)
 /// let notification = try PushPayloadParser.parse(payload, receivedAt: .now)
+/// notification.target   // .ping(pingID: "p1", contactID: "c1")
 /// ```
 ///
-/// Rules:
-/// - Payloads over 4,096 bytes are rejected.
-/// - Custom keys may sit at the top level or inside `data`; `aps.alert` is a string (the body)
-///   or `{title, body}`; `body` or `message` give the message.
-/// - `id` is required: trimmed, whole numbers accepted, at most 128 characters of
-///   `[A-Za-z0-9_:.-]`.
-/// - Booleans and numbers may be strings. Unknown types decode to `.unknown`; no type is
+/// It reads three shapes, and mixtures of them:
+/// - APNs: `{"aps":{"alert":{"title":"T","body":"B"},"thread-id":"t",
+///   "interruption-level":"passive"},"id":"n1","type":"ping",…}`, where `aps.alert` may also
+///   be a plain string (the body) and the custom keys may sit at the top level or in `data`;
+/// - FCM: `{"data":{…}}` or a flat map, every value a string (`"isRead":"true"`,
+///   `"timestamp":"1700000000"`), with `notification.title`/`notification.body` optional;
+/// - ``NotificationData``'s own JSON shape, including its `target` and `details` objects.
+///
+/// The rules, field by field:
+/// - Size: payloads over ``maximumSize`` bytes are ``PushParseError/tooLarge(byteCount:limit:)``.
+/// - `id` (or `notificationId`): required. A string is trimmed; a whole number (`42`) becomes
+///   its digits. At most 128 characters of `[A-Za-z0-9_:.-]`. Missing, `null` or blank:
+///   `missingField("id")`; anything else unusable: `invalidField("id", …)`.
+/// - `type`: a string, trimmed; unknown types are `.unknown(raw)`, a missing or blank one is
 ///   `.system`.
-/// - The type picks the target (ping: ping and contact ids; alert: alert id; role, added,
-///   removed, check-in: contact id); a target missing its ids becomes `.none`.
-/// - Strings are trimmed, control characters become spaces and are collapsed, and titles
-///   (120) and messages (1,000) are truncated by whole characters. A missing title is the
-///   type's display name.
-/// - Timestamps are ISO-8601 (any offset, fractional seconds optional) or numbers in seconds
-///   (< 10^11), milliseconds (< 10^14) or microseconds. Missing: the receive time. Present but
-///   unparseable: an error. More than a day ahead of the receive time: clamped to it.
-/// - `priority` wins; else `aps.interruption-level` `passive` is silent, `time-sensitive` and
-///   `critical` are high, anything else regular.
+/// - `title`: `title`, else `aps.alert.title`, else `notification.title`; missing or blank, the
+///   type's display name. Message: `body`, else `message`, else `aps.alert` (a string) or
+///   `aps.alert.body`, else `notification.body`; missing, `""`. Both are cleaned (trimmed;
+///   whitespace, newlines included, and control characters become single spaces; stray
+///   invisible format characters are dropped) and cut to 120 and 1,000 whole characters (see
+///   ``clean(_:limit:)``). Numbers are read as text; a boolean, array or object is an error.
+/// - `timestamp`: ISO-8601 with or without fractional seconds and with any offset (`Z`,
+///   `+02:00`), or a number (or a numeric string) of seconds (below 10^11), milliseconds
+///   (below 10^14) or microseconds since 1970. Missing, `null` or blank: `receivedAt`. Present
+///   but unreadable or negative: `invalidField("timestamp", …)`. More than 24 hours after
+///   `receivedAt` (a sender with a wrong clock): `receivedAt`.
+/// - `isRead`: `true`/`false`, `1`/`0`, or those (and `yes`/`no`) as strings in any case;
+///   missing is `false`, anything else an error.
+/// - Target: see ``target(for:fields:)``; never an error.
+/// - `details`: see ``details(fields:)``; never an error.
+/// - Thread: `aps.thread-id`, else `threadId`; cleaned, at most 128 characters.
+/// - Priority: `priority` (`silent`, `regular`, `high`, any case) wins, and any other value
+///   is an error; else `aps.interruption-level` `passive` is silent, `time-sensitive` and
+///   `critical` are high, and anything else (or none) is regular.
+/// - `isLocal` is always `false`: a push came from the backend.
+///
+/// - Complexity: O(*n*) in the payload size.
 public enum PushPayloadParser {
-  /// The largest payload accepted, in bytes.
+  /// The largest payload accepted, in bytes (APNs' limit for a regular push).
+  ///
+  /// ```swift
+  /// if data.count > PushPayloadParser.maximumSize { return }
+  /// ```
   public static let maximumSize = 4_096
   static let maximumIDLength = 128
+  static let maximumTypeLength = 64
   static let maximumTitleLength = 120
   static let maximumMessageLength = 1_000
 
-  /// Parses JSON bytes.
+  /// Parses the JSON bytes of a push payload.
+  ///
+  /// ```swift
+  /// let notification = try PushPayloadParser.parse(payloadData, receivedAt: date.now)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - data: The payload, at most ``maximumSize`` bytes of UTF-8 JSON.
+  ///   - receivedAt: When the push arrived: the timestamp when the payload has none, and the
+  ///     clock its timestamp is checked against.
+  /// - Throws: A ``PushParseError`` naming what is wrong.
+  /// - Complexity: O(*n*) in the size of `data`.
   public static func parse(_ data: Data, receivedAt: Date) throws(PushParseError)
     -> NotificationData
   {
     guard data.count <= maximumSize else {
       throw .tooLarge(byteCount: data.count, limit: maximumSize)
     }
-    let value: JSONValue
-    do {
-      value = try JSONDecoder().decode(JSONValue.self, from: data)
-    } catch {
-      throw .notJSON
-    }
-    return try parse(value, receivedAt: receivedAt)
+    return try parse(JSONValue.decode(data), receivedAt: receivedAt)
   }
 
   /// Parses an Apple `userInfo` dictionary.
+  ///
+  /// ```swift
+  /// let notification = try PushPayloadParser.parse(
+  ///   userInfo: response.notification.request.content.userInfo, receivedAt: .now)
+  /// ```
+  ///
+  /// The dictionary is walked, never force-cast: a value that is not JSON (a `Date`, `Data`, a
+  /// non-finite number, a non-string key, nesting deeper than 64 levels) is an
+  /// ``PushParseError/invalidField(_:reason:)`` naming its path. Its size is that of its
+  /// compact JSON encoding.
+  ///
+  /// - Parameters:
+  ///   - userInfo: The payload as Apple delivers it.
+  ///   - receivedAt: As for ``parse(_:receivedAt:)``.
+  /// - Throws: A ``PushParseError`` naming what is wrong.
+  /// - Complexity: O(*n*) in the number of values.
   public static func parse(userInfo: [AnyHashable: Any], receivedAt: Date) throws(PushParseError)
     -> NotificationData
   {
-    guard let value = JSONValue(any: userInfo) else { throw .notJSON }
-    if let data = try? JSONSerialization.data(withJSONObject: jsonObject(value)),
-      data.count > maximumSize
-    {
-      throw .tooLarge(byteCount: data.count, limit: maximumSize)
+    let root = try JSONValue(any: userInfo)
+    guard let byteCount = root.encodedByteCount else { throw .notJSON }
+    guard byteCount <= maximumSize else {
+      throw .tooLarge(byteCount: byteCount, limit: maximumSize)
     }
-    return try parse(value, receivedAt: receivedAt)
+    return try parse(root, receivedAt: receivedAt)
   }
 
+  /// Builds the notification from a decoded payload.
   static func parse(_ root: JSONValue, receivedAt: Date) throws(PushParseError)
     -> NotificationData
   {
-    guard case .object = root else { throw .notAnObject }
-    let fields = Fields(root: root)
-
-    let id = try parseID(fields.value("id") ?? fields.value("notificationId"))
-    let type = fields.string("type").map { NotificationType(rawValue: $0) } ?? .system
-    let alert = root["aps"]?["alert"]
-    var title = fields.string("title")
-    var message = fields.string("body") ?? fields.string("message")
-    if case .string(let body)? = alert { message = message ?? body }
-    if case .object? = alert {
-      title = title ?? alert?["title"].flatMap(Fields.text)
-      message = message ?? alert?["body"].flatMap(Fields.text)
-    }
-    let cleanTitle = clean(title ?? "", limit: maximumTitleLength)
-    let timestamp = try parseTimestamp(fields.value("timestamp"), receivedAt: receivedAt)
-    let isRead = try fields.bool("isRead") ?? false
-
+    guard let object = root.objectValue else { throw .notAnObject }
+    let fields = PushFields(object)
+    let id = try parseID(fields.value(anyOf: ["id", "notificationId"]))
+    let type = try parseType(fields)
+    let title = clean(try title(fields) ?? "", limit: maximumTitleLength)
     return NotificationData(
       id: id,
       type: type,
-      title: cleanTitle.isEmpty ? type.displayName : cleanTitle,
-      message: clean(message ?? "", limit: maximumMessageLength),
-      timestamp: timestamp,
-      isRead: isRead,
+      title: title.isEmpty ? type.displayName : title,
+      message: clean(try message(fields) ?? "", limit: maximumMessageLength),
+      timestamp: try parseTimestamp(fields.value("timestamp"), receivedAt: receivedAt),
+      isRead: try fields.bool("isRead") ?? false,
       target: target(for: type, fields: fields),
-      threadID: (root["aps"]?["thread-id"].flatMap(Fields.text) ?? fields.string("threadId"))
-        .map { clean($0, limit: maximumIDLength) },
-      priority: try priority(fields: fields, root: root)
+      details: details(fields: fields),
+      threadID: cleanText(fields.aps?["thread-id"], limit: maximumIDLength)
+        ?? cleanText(fields.value("threadId"), limit: maximumIDLength),
+      priority: try priority(fields),
+      isLocal: false
     )
   }
 
-  static func parseID(_ value: JSONValue?) throws(PushParseError) -> String {
-    let raw: String
-    switch value {
-    case .string(let text)?: raw = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    case .number(let number)?:
-      guard number.rounded() == number, abs(number) < 1e15 else {
-        throw .invalidField("id", reason: "a number id must be a whole number")
-      }
-      raw = String(Int64(number))
-    case nil, .null?: throw .missingField("id")
-    default: throw .invalidField("id", reason: "it must be a string or a whole number")
-    }
-    guard !raw.isEmpty else { throw .missingField("id") }
-    guard raw.count <= maximumIDLength else {
-      throw .invalidField("id", reason: "it is longer than \(maximumIDLength) characters")
-    }
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:.-")
-    guard raw.allSatisfy(allowed.contains) else {
-      throw .invalidField("id", reason: "only letters, digits and _ : . - are allowed")
-    }
-    return raw
+  private static func parseType(_ fields: PushFields) throws(PushParseError) -> NotificationType {
+    guard let raw = try fields.requiredText("type") else { return .system }
+    let cleaned = clean(raw, limit: maximumTypeLength)
+    return cleaned.isEmpty ? .system : NotificationType(rawValue: cleaned)
   }
 
-  static func parseTimestamp(_ value: JSONValue?, receivedAt: Date) throws(PushParseError) -> Date {
-    let date: Date
-    switch value {
-    case nil, .null?:
-      return receivedAt
-    case .number(let number)?:
-      date = dateFromNumber(number)
-    case .string(let text)?:
-      let trimmed = text.trimmingCharacters(in: .whitespaces)
-      if let number = Double(trimmed) {
-        date = dateFromNumber(number)
-      } else if let parsed = ISO8601.date(from: trimmed) {
-        date = parsed
-      } else {
-        throw .invalidField("timestamp", reason: "\"\(trimmed.prefix(40))\" is not a date")
-      }
-    default:
-      throw .invalidField("timestamp", reason: "it must be a string or a number")
+  private static func title(_ fields: PushFields) throws(PushParseError) -> String? {
+    if let title = try fields.requiredText("title") { return title }
+    if let title = fields.aps?["alert"]?["title"]?.text { return title }
+    return fields.notification?["title"]?.text
+  }
+
+  private static func message(_ fields: PushFields) throws(PushParseError) -> String? {
+    if let body = try fields.requiredText("body") { return body }
+    if let message = try fields.requiredText("message") { return message }
+    switch fields.aps?["alert"] {
+    case .string(let body)?: return body
+    case .object(let alert)?: if let body = alert["body"]?.text { return body }
+    default: break
     }
-    return date > receivedAt.addingTimeInterval(24 * 60 * 60) ? receivedAt : date
+    return fields.notification?["body"]?.text
   }
 
-  /// Seconds below 10^11, milliseconds below 10^14, microseconds above.
-  static func dateFromNumber(_ number: Double) -> Date {
-    let magnitude = abs(number)
-    let seconds = magnitude < 1e11 ? number : magnitude < 1e14 ? number / 1e3 : number / 1e6
-    return Date(timeIntervalSince1970: seconds)
-  }
-
-  static func target(for type: NotificationType, fields: Fields) -> NotificationTarget {
-    let contact = fields.string("contactId").map { $0.trimmingCharacters(in: .whitespaces) }
-      .flatMap { $0.isEmpty ? nil : $0 }
-    switch type {
-    case .ping:
-      guard let ping = fields.string("pingId"), !ping.isEmpty, let contact else { return .none }
-      return .ping(pingID: ping, contactID: contact)
-    case .alert:
-      guard let alert = fields.string("alertId"), !alert.isEmpty else { return .none }
-      return .alert(alertID: alert)
-    case .role, .added, .removed, .checkIn:
-      return contact.map { .contact(contactID: $0) } ?? .none
-    case .system, .unknown:
-      return .none
-    }
-  }
-
-  static func priority(fields: Fields, root: JSONValue) throws(PushParseError)
+  private static func priority(_ fields: PushFields) throws(PushParseError)
     -> NotificationPriority
   {
-    if let explicit = fields.string("priority") {
-      guard let priority = NotificationPriority(rawValue: explicit.lowercased()) else {
+    if let explicit = fields.value("priority") {
+      let raw = explicit.text?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+      guard let priority = NotificationPriority(rawValue: raw) else {
         throw .invalidField("priority", reason: "use silent, regular or high")
       }
       return priority
     }
-    switch root["aps"]?["interruption-level"].flatMap(Fields.text) {
+    switch fields.aps?["interruption-level"]?.text?.trimmingCharacters(in: .whitespaces) {
     case "passive": return .silent
     case "time-sensitive", "critical": return .high
     default: return .regular
-    }
-  }
-
-  /// Trims, turns control characters into spaces, collapses runs of spaces and truncates to
-  /// `limit` whole characters.
-  package static func clean(_ text: String, limit: Int) -> String {
-    var result = ""
-    var lastWasSpace = false
-    for character in text {
-      let isControl = character.unicodeScalars.allSatisfy {
-        CharacterSet.controlCharacters.contains($0)
-      }
-      if isControl || character == " " {
-        if !lastWasSpace, !result.isEmpty { result.append(" ") }
-        lastWasSpace = true
-      } else {
-        result.append(character)
-        lastWasSpace = false
-      }
-    }
-    let trimmed = result.trimmingCharacters(in: .whitespaces)
-    return trimmed.count > limit ? String(trimmed.prefix(limit)) : trimmed
-  }
-
-  private static func jsonObject(_ value: JSONValue) -> Any {
-    switch value {
-    case .null: NSNull()
-    case .bool(let bool): bool
-    case .number(let number): number
-    case .string(let string): string
-    case .array(let array): array.map(jsonObject)
-    case .object(let object): object.mapValues(jsonObject)
-    }
-  }
-}
-
-/// The custom keys of a payload, at the top level or inside `data`.
-struct Fields {
-  let root: JSONValue
-
-  func value(_ key: String) -> JSONValue? {
-    root[key] ?? root["data"]?[key]
-  }
-
-  func string(_ key: String) -> String? {
-    value(key).flatMap(Self.text)
-  }
-
-  func bool(_ key: String) throws(PushParseError) -> Bool? {
-    switch value(key) {
-    case nil, .null?: return nil
-    case .bool(let bool)?: return bool
-    case .number(let number)? where number == 0 || number == 1: return number == 1
-    case .string(let text)?:
-      switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-      case "true", "1", "yes": return true
-      case "false", "0", "no": return false
-      default: throw .invalidField(key, reason: "\"\(text.prefix(20))\" is not a boolean")
-      }
-    default: throw .invalidField(key, reason: "it is not a boolean")
-    }
-  }
-
-  /// A string, or a number written as one.
-  static func text(_ value: JSONValue) -> String? {
-    switch value {
-    case .string(let text): text
-    case .number(let number) where number.rounded() == number && abs(number) < 1e15:
-      String(Int64(number))
-    case .number(let number): String(number)
-    case .bool(let bool): bool ? "true" : "false"
-    default: nil
     }
   }
 }

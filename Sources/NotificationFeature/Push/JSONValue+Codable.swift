@@ -1,0 +1,90 @@
+import Foundation
+
+extension JSONValue: Codable {
+  /// Decodes any JSON value, trying `Bool` before numbers so `true` never becomes `1`, and an
+  /// exact `Int64` before `Double` so large whole numbers keep their digits.
+  ///
+  /// - Throws: ``PushParseError/invalidField(_:reason:)`` when nested deeper than
+  ///   ``maximumDepth``; decoding errors for anything that is not JSON.
+  init(from decoder: any Decoder) throws {
+    guard decoder.codingPath.count <= Self.maximumDepth else {
+      throw PushParseError.invalidField(
+        Self.path(decoder.codingPath),
+        reason: "it is nested more than \(Self.maximumDepth) levels deep")
+    }
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let bool = try? container.decode(Bool.self) {
+      self = .bool(bool)
+    } else if let integer = try? container.decode(Int64.self) {
+      self = .number(Double(integer), exactInteger: integer)
+    } else if let number = try? container.decode(Double.self) {
+      guard number.isFinite else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "A number too large for a Double")
+      }
+      self = .number(number, exactInteger: Int64(exactly: number))
+    } else if let string = try? container.decode(String.self) {
+      self = .string(string)
+    } else if let array = try? container.decode([JSONValue].self) {
+      self = .array(array)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  /// Encodes the value back to JSON (an exact integer as its digits).
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let bool): try container.encode(bool)
+    case .number(_, let integer?): try container.encode(integer)
+    case .number(let number, nil): try container.encode(number)
+    case .string(let string): try container.encode(string)
+    case .array(let array): try container.encode(array)
+    case .object(let object): try container.encode(object)
+    }
+  }
+
+  /// Decodes JSON bytes.
+  ///
+  /// ```swift
+  /// let root = try JSONValue.decode(data)
+  /// ```
+  ///
+  /// - Throws: ``PushParseError/notJSON`` for bytes that are not JSON (including text that is
+  ///   not UTF-8); ``PushParseError/invalidField(_:reason:)`` for nesting that is too deep.
+  /// - Complexity: O(*n*) in the size of `data`.
+  static func decode(_ data: Data) throws(PushParseError) -> JSONValue {
+    do {
+      return try JSONDecoder().decode(JSONValue.self, from: data)
+    } catch let error as PushParseError {
+      throw error
+    } catch {
+      throw .notJSON
+    }
+  }
+
+  /// The size in bytes of the value's compact JSON encoding (slashes unescaped, as APNs
+  /// counts them); `nil` if it cannot be encoded.
+  var encodedByteCount: Int? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    return try? encoder.encode(self).count
+  }
+
+  /// A readable path such as `data.items[2].name`.
+  static func path(_ codingPath: [any CodingKey]) -> String {
+    var path = ""
+    for key in codingPath {
+      if let index = key.intValue {
+        path += "[\(index)]"
+      } else {
+        path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+      }
+    }
+    return path.isEmpty ? "payload" : path
+  }
+}
