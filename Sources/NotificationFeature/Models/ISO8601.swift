@@ -20,12 +20,33 @@ package enum ISO8601 {
     return try? Date.ISO8601FormatStyle().parse(text)
   }
 
-  /// Formats in UTC with milliseconds, as `2023-11-14T22:13:20.250Z`.
+  /// Formats in UTC with milliseconds, as `2023-11-14T22:13:20.250Z`, rounding to the
+  /// nearest millisecond.
   ///
   /// ```swift
   /// ISO8601.string(from: Date(timeIntervalSince1970: 1_700_000_000.25))
   /// ```
+  ///
+  /// Rounding (rather than the format style's truncation) makes formatting a parsed date give
+  /// back the same text: `.999` parses to a `Date` a hair below it, which truncation would
+  /// write as `.998`, so every save of a file would move its timestamps back a millisecond.
   package static func string(from date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
+    guard let total = Int64(exactly: milliseconds) else {  // not finite, or out of range
+      return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+    var (seconds, fraction) = total.quotientAndRemainder(dividingBy: 1_000)
+    if fraction < 0 {
+      seconds -= 1
+      fraction += 1_000
+    }
+    // Whole seconds are exact, so the format style has nothing to truncate.
+    let whole = Date(timeIntervalSince1970: TimeInterval(seconds))
+      .formatted(Date.ISO8601FormatStyle())
+    guard whole.hasSuffix("Z") else {
+      return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+    let digits = String(fraction)
+    return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
   }
 }

@@ -68,12 +68,18 @@ extension JSONValue {
     guard double.isFinite else {
       throw .invalidField(path, reason: "\(double) is not a finite number")
     }
-    // Only ask for the integer when it is in range, so no conversion can overflow.
-    guard double.rounded() == double, double >= -0x1p63, double < 0x1p63 else {
-      return .number(double, exactInteger: nil)
+    // Integers keep their exact value; `objCType` says which kind of number it holds.
+    switch UInt8(bitPattern: number.objCType.pointee) {
+    case UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"),
+      UInt8(ascii: "q"):
+      return .number(double, exactInteger: number.int64Value)
+    case UInt8(ascii: "C"), UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"),
+      UInt8(ascii: "Q"):
+      let integer = number.uint64Value
+      return .number(double, exactInteger: integer <= UInt64(Int64.max) ? Int64(integer) : nil)
+    default:
+      return .number(double, exactInteger: Int64(exactly: double))
     }
-    let integer = number.int64Value
-    return .number(double, exactInteger: Double(integer) == double ? integer : nil)
   }
 
   private static func isNilOptional(_ value: Any) -> Bool {

@@ -27,10 +27,13 @@ extension JSONValue: Codable {
       self = .number(number, exactInteger: Int64(exactly: number))
     } else if let string = try? container.decode(String.self) {
       self = .string(string)
-    } else if let array = try? container.decode([JSONValue].self) {
-      self = .array(array)
     } else {
-      self = .object(try container.decode([String: JSONValue].self))
+      // Not `try?`: an error from inside the array (too deep) must reach the caller.
+      do {
+        self = .array(try container.decode([JSONValue].self))
+      } catch DecodingError.typeMismatch {
+        self = .object(try container.decode([String: JSONValue].self))
+      }
     }
   }
 

@@ -26,6 +26,9 @@ extension PushPayloadParser {
       } else if let number = decimalNumber(trimmed) {
         date = try dateFromNumber(number)
       } else if let parsed = ISO8601.date(from: trimmed) {
+        guard parsed.timeIntervalSince1970 >= 0 else {
+          throw .invalidField("timestamp", reason: "\"\(trimmed.prefix(40))\" is before 1970")
+        }
         date = parsed
       } else {
         throw .invalidField("timestamp", reason: "\"\(trimmed.prefix(40))\" is not a date")

@@ -33,7 +33,7 @@ import Foundation
 /// - `timestamp`: ISO-8601 with or without fractional seconds and with any offset (`Z`,
 ///   `+02:00`), or a number (or a numeric string) of seconds (below 10^11), milliseconds
 ///   (below 10^14) or microseconds since 1970. Missing, `null` or blank: `receivedAt`. Present
-///   but unreadable or negative: `invalidField("timestamp", …)`. More than 24 hours after
+///   but unreadable or before 1970: `invalidField("timestamp", …)`. More than 24 hours after
 ///   `receivedAt` (a sender with a wrong clock): `receivedAt`.
 /// - `isRead`: `true`/`false`, `1`/`0`, or those (and `yes`/`no`) as strings in any case;
 ///   missing is `false`, anything else an error.
