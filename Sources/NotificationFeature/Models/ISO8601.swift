@@ -20,8 +20,12 @@ package enum ISO8601 {
     return try? Date.ISO8601FormatStyle().parse(text)
   }
 
+  /// The seconds since 1970 that have a four-digit year: 0000-01-01 up to the end of 9999.
+  static let representableSeconds: ClosedRange<TimeInterval> = -62_167_219_200...253_402_300_799
+
   /// Formats in UTC with milliseconds, as `2023-11-14T22:13:20.250Z`, rounding to the
-  /// nearest millisecond.
+  /// nearest millisecond; `nil` for a date without a four-digit year (not finite, or outside
+  /// the years 0000 to 9999), which ISO-8601 text cannot carry.
   ///
   /// ```swift
   /// ISO8601.string(from: Date(timeIntervalSince1970: 1_700_000_000.25))
@@ -30,11 +34,11 @@ package enum ISO8601 {
   /// Rounding (rather than the format style's truncation) makes formatting a parsed date give
   /// back the same text: `.999` parses to a `Date` a hair below it, which truncation would
   /// write as `.998`, so every save of a file would move its timestamps back a millisecond.
-  package static func string(from date: Date) -> String {
-    let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
-    guard let total = Int64(exactly: milliseconds) else {  // not finite, or out of range
-      return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
+  package static func string(from date: Date) -> String? {
+    let secondsSince1970 = date.timeIntervalSince1970
+    guard representableSeconds.contains(secondsSince1970) else { return nil }  // NaN too
+    // In range, so the conversion is exact and cannot overflow.
+    let total = Int64((secondsSince1970 * 1_000).rounded())
     var (seconds, fraction) = total.quotientAndRemainder(dividingBy: 1_000)
     if fraction < 0 {
       seconds -= 1
@@ -43,9 +47,7 @@ package enum ISO8601 {
     // Whole seconds are exact, so the format style has nothing to truncate.
     let whole = Date(timeIntervalSince1970: TimeInterval(seconds))
       .formatted(Date.ISO8601FormatStyle())
-    guard whole.hasSuffix("Z") else {
-      return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
+    guard whole.hasSuffix("Z") else { return nil }
     let digits = String(fraction)
     return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
   }

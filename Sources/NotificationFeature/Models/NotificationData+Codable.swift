@@ -52,13 +52,25 @@ extension NotificationData: Codable {
   /// ```swift
   /// let data = try JSONEncoder().encode(notification)
   /// ```
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a timestamp outside the years 0000 to 9999
+  ///   (or not finite), which ISO-8601 cannot write.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
     try container.encode(type, forKey: .type)
     try container.encode(title, forKey: .title)
     try container.encode(message, forKey: .message)
-    try container.encode(ISO8601.string(from: timestamp), forKey: .timestamp)
+    guard let timestampText = ISO8601.string(from: timestamp) else {
+      // The value is the number of seconds, not the `Date`: describing a non-finite `Date`
+      // traps in Foundation, and errors get described.
+      throw EncodingError.invalidValue(
+        timestamp.timeIntervalSince1970,
+        .init(
+          codingPath: container.codingPath + [CodingKeys.timestamp],
+          debugDescription: "The timestamp has no four-digit year, so ISO-8601 cannot write it"))
+    }
+    try container.encode(timestampText, forKey: .timestamp)
     try container.encode(isRead, forKey: .isRead)
     try container.encode(target, forKey: .target)
     try container.encode(details, forKey: .details)

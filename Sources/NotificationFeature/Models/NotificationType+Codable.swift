@@ -4,7 +4,8 @@ extension NotificationType: Codable {
   /// Decodes the wire form; any string succeeds (unknown ones as ``unknown(_:)``).
   ///
   /// ```swift
-  /// try JSONDecoder().decode(NotificationType.self, from: Data(#""poll""#.utf8))   // .unknown("poll")
+  /// let json = Data(#""poll""#.utf8)
+  /// try JSONDecoder().decode(NotificationType.self, from: json)   // .unknown("poll")
   /// ```
   public init(from decoder: any Decoder) throws {
     self.init(rawValue: try decoder.singleValueContainer().decode(String.self))

@@ -20,7 +20,9 @@ struct PushParserFailureTests {
   }
 
   @Test func aLargeUserInfoIsTooLarge() {
-    let error = PushSample.error(userInfo: ["id": "a", "body": String(repeating: "x", count: 5_000)])
+    let error = PushSample.error(userInfo: [
+      "id": "a", "body": String(repeating: "x", count: 5_000),
+    ])
     guard case .tooLarge(let byteCount, let limit)? = error else {
       Issue.record("Expected tooLarge, got \(String(describing: error))")
       return
@@ -138,16 +140,19 @@ struct PushParserFailureTests {
     #expect(
       PushSample.error(#"{"id":"a","priority":"urgent"}"#)
         == .invalidField("priority", reason: reason))
-    #expect(PushSample.error(#"{"id":"a","priority":1}"#) == .invalidField("priority", reason: reason))
+    #expect(
+      PushSample.error(#"{"id":"a","priority":1}"#) == .invalidField("priority", reason: reason))
     #expect(
       PushSample.error(#"{"id":"a","priority":true}"#) == .invalidField("priority", reason: reason))
   }
 
   @Test func textFieldsThatAreNotTextAreInvalid() {
     let reason = "it must be a string"
-    #expect(PushSample.error(#"{"id":"a","title":{"x":1}}"#) == .invalidField("title", reason: reason))
+    #expect(
+      PushSample.error(#"{"id":"a","title":{"x":1}}"#) == .invalidField("title", reason: reason))
     #expect(PushSample.error(#"{"id":"a","body":[]}"#) == .invalidField("body", reason: reason))
-    #expect(PushSample.error(#"{"id":"a","message":true}"#) == .invalidField("message", reason: reason))
+    #expect(
+      PushSample.error(#"{"id":"a","message":true}"#) == .invalidField("message", reason: reason))
     #expect(PushSample.error(#"{"id":"a","type":false}"#) == .invalidField("type", reason: reason))
   }
 

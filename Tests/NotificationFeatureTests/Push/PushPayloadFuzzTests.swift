@@ -19,10 +19,18 @@ struct PushPayloadFuzzTests {
   }
 
   static let corpus: [String] = [
-    #"{"aps":{"alert":{"title":"T","body":"B"},"thread-id":"t","interruption-level":"passive"},"id":"n1","type":"ping","pingId":"p1","contactId":"c1","timestamp":"2023-11-14T22:00:00.5+02:00","isRead":"1"}"#,
-    #"{"data":{"id":"42","type":"alert","title":"T","body":"B","alertId":"a1","timestamp":"1700000000","isRead":"true","priority":"high"}}"#,
-    #"{"id":"n1","type":"check_in","title":"Checked in","message":"Ada","timestamp":"2023-11-14T22:13:20.250Z","isRead":false,"target":{"kind":"contact","contactId":"c1"},"details":{"kind":"contact","value":{"name":"Ada"}},"threadId":null,"priority":"regular","isLocal":false}"#,
-    #"{"id":9007199254740993,"aps":{"alert":"Line\nbreak 👩‍👩‍👧 e\u0301"},"timestamp":1699999000123}"#,
+    #"{"aps":{"alert":{"title":"T","body":"B"},"thread-id":"t","interruption-level":"passive"},"#
+      + #""id":"n1","type":"ping","pingId":"p1","contactId":"c1","#
+      + #""timestamp":"2023-11-14T22:00:00.5+02:00","isRead":"1"}"#,
+    #"{"data":{"id":"42","type":"alert","title":"T","body":"B","alertId":"a1","#
+      + #""timestamp":"1700000000","isRead":"true","priority":"high"}}"#,
+    #"{"id":"n1","type":"check_in","title":"Checked in","message":"Ada","#
+      + #""timestamp":"2023-11-14T22:13:20.250Z","isRead":false,"#
+      + #""target":{"kind":"contact","contactId":"c1"},"#
+      + #""details":{"kind":"contact","value":{"name":"Ada"}},"#
+      + #""threadId":null,"priority":"regular","isLocal":false}"#,
+    #"{"id":9007199254740993,"aps":{"alert":"Line\nbreak 👩‍👩‍👧 e\u0301"},"#
+      + #""timestamp":1699999000123}"#,
   ]
 
   /// Fragments a mutation may splice in: JSON punctuation, edge-case values, odd text.
@@ -92,7 +100,8 @@ struct PushPayloadFuzzTests {
 
   /// What every parsed notification must satisfy.
   static func checkInvariants(_ notification: NotificationData, sourceLocation: SourceLocation) {
-    #expect(!notification.id.isEmpty && notification.id.count <= 128, sourceLocation: sourceLocation)
+    #expect(
+      !notification.id.isEmpty && notification.id.count <= 128, sourceLocation: sourceLocation)
     #expect(!notification.title.isEmpty, sourceLocation: sourceLocation)
     #expect(notification.title.count <= 120, sourceLocation: sourceLocation)
     #expect(notification.message.count <= 1_000, sourceLocation: sourceLocation)
@@ -111,7 +120,8 @@ struct PushPayloadFuzzTests {
       let decoded = try JSONDecoder().decode(NotificationData.self, from: encoded)
       #expect(try encoder.encode(decoded) == encoded, sourceLocation: sourceLocation)
     } catch {
-      Issue.record("A parsed notification did not round-trip: \(error)", sourceLocation: sourceLocation)
+      Issue.record(
+        "A parsed notification did not round-trip: \(error)", sourceLocation: sourceLocation)
     }
   }
 

@@ -27,8 +27,8 @@ struct PushPayloadShapeTests {
 
   @Test func customKeysMayBeNestedInData() throws {
     let notification = try PushSample.parse(
-      #"{"aps":{"alert":{"title":"T","body":"B"}},"data":{"id":"n2","type":"alert","alertId":"a1"}}"#
-    )
+      #"{"aps":{"alert":{"title":"T","body":"B"}},"#
+        + #""data":{"id":"n2","type":"alert","alertId":"a1"}}"#)
     #expect(notification.id == "n2")
     #expect(notification.type == .alert)
     #expect(notification.target == .alert(alertID: "a1"))
@@ -74,8 +74,8 @@ struct PushPayloadShapeTests {
 
   @Test func customTitleAndBodyWinOverTheAlert() throws {
     let notification = try PushSample.parse(
-      #"{"aps":{"alert":{"title":"Alert title","body":"Alert body"}},"id":"a","title":"Custom","body":"Custom body"}"#
-    )
+      #"{"aps":{"alert":{"title":"Alert title","body":"Alert body"}},"#
+        + #""id":"a","title":"Custom","body":"Custom body"}"#)
     #expect(notification.title == "Custom")
     #expect(notification.message == "Custom body")
   }

@@ -59,8 +59,9 @@ struct PushPayloadTargetTests {
         == .contact(contactID: "c1"))
     #expect(
       try target(
-        #"{"id":"a","type":"alert","alertId":"a1","target":{"kind":"ping","pingId":"p","contactId":"c"}}"#
-      ) == .ping(pingID: "p", contactID: "c"))
+        #"{"id":"a","type":"alert","alertId":"a1","#
+          + #""target":{"kind":"ping","pingId":"p","contactId":"c"}}"#)
+        == .ping(pingID: "p", contactID: "c"))
     #expect(
       try target(#"{"id":"a","type":"alert","alertId":"a1","target":{"kind":"none"}}"#) == .none)
   }

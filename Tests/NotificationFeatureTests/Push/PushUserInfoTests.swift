@@ -38,7 +38,9 @@ struct PushUserInfoTests {
   @Test func nilOptionalsAreNull() throws {
     let missing: String? = nil
     let present: String? = "t1"
-    let userInfo: [AnyHashable: Any] = ["id": "a", "title": missing as Any, "threadId": present as Any]
+    let userInfo: [AnyHashable: Any] = [
+      "id": "a", "title": missing as Any, "threadId": present as Any,
+    ]
     let notification = try PushSample.parse(userInfo: userInfo)
     #expect(notification.title == "System")
     #expect(notification.threadID == "t1")
