@@ -32,10 +32,10 @@ struct PushFields {
     return nil
   }
 
-  /// The first key of `keys` that has a non-`null` value, and that value.
-  func value(anyOf keys: [String]) -> (key: String, value: JSONValue)? {
+  /// The value of the first of `keys` that has a non-`null` one (for aliases).
+  func value(anyOf keys: [String]) -> JSONValue? {
     for key in keys {
-      if let value = value(key) { return (key, value) }
+      if let value = value(key) { return value }
     }
     return nil
   }

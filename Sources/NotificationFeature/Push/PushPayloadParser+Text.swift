@@ -46,11 +46,9 @@ extension PushPayloadParser {
   }
 
   /// A validated notification id (see ``parse(_:receivedAt:)`` for the rules).
-  static func parseID(_ field: (key: String, value: JSONValue)?) throws(PushParseError)
-    -> String
-  {
+  static func parseID(_ value: JSONValue?) throws(PushParseError) -> String {
     let raw: String
-    switch field?.value {
+    switch value {
     case nil, .null?:
       throw .missingField("id")
     case .string(let text)?:

@@ -30,8 +30,8 @@ import Foundation
 ///   type's display name. Message: `body`, else `message`, else `aps.alert` (a string) or
 ///   `aps.alert.body`, else `notification.body`; missing, `""`. Both are cleaned (trimmed;
 ///   whitespace, newlines included, and control characters become single spaces; stray
-///   invisible format characters are dropped) and cut to 120 and 1,000 whole characters (see
-///   ``clean(_:limit:)``). Numbers are read as text; a boolean, array or object is an error.
+///   invisible format characters are dropped) and cut to 120 and 1,000 whole `Character`s, so
+///   no emoji is split. Numbers are read as text; a boolean, array or object is an error.
 /// - `timestamp`: ISO-8601 with or without fractional seconds and with any offset (`Z`,
 ///   `+02:00`), or a number (or a numeric string) of seconds (below 10^11), milliseconds
 ///   (below 10^14) or microseconds since 1970. Missing, `null` or blank: `receivedAt`. Present
@@ -39,8 +39,12 @@ import Foundation
 ///   `receivedAt` (a sender with a wrong clock): `receivedAt`.
 /// - `isRead`: `true`/`false`, `1`/`0`, or those (and `yes`/`no`) as strings in any case;
 ///   missing is `false`, anything else an error.
-/// - Target: see ``target(for:fields:)``; never an error.
-/// - `details`: see ``details(fields:)``; never an error.
+/// - Target: an explicit `target` object (``NotificationTarget``'s shape, or that JSON in a
+///   string) wins; else the type decides: a ping needs `pingId` and `contactId`, an alert
+///   `alertId`; a role change, addition, removal or check-in `contactId`; system and unknown
+///   types open nothing. A target missing an id is `.none`, never an error.
+/// - `details`: ``NotificationDetails``'s shape (or that JSON in a string), fields under
+///   `value` or beside `kind`; unreadable details are left out, never an error.
 /// - Thread: `aps.thread-id`, else `threadId`; cleaned, at most 128 characters.
 /// - Priority: `priority` (`silent`, `regular`, `high`, any case) wins, and any other value
 ///   is an error; else `aps.interruption-level` `passive` is silent, `time-sensitive` and
