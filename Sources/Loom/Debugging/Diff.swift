@@ -68,50 +68,76 @@ struct DiffWriter {
   ///
   /// - Parameter prefix: What precedes the value on its line: `count: `, `[2]: `, or nothing.
   mutating func diff(_ old: DumpNode, _ new: DumpNode, prefix: String, indent: Int) {
-    switch (old.kind, new.kind) {
-    case (.record(let opener, let oldFields), .record(let newOpener, let newFields))
-    where opener == newOpener && oldFields.map(\.label) == newFields.map(\.label):
-      context(prefix + opener + "(", indent: indent)
-      let old = oldFields.map { Element(key: "", prefix: $0.prefix, node: $0.value) }
-      let new = newFields.map { Element(key: "", prefix: $0.prefix, node: $0.value) }
-      diffByPosition(old, new, indent: indent + 2)
-      context(")", indent: indent)
-
-    case (.list(let oldElements, let oldIDs?), .list(let newElements, let newIDs?)):
-      context(prefix + "[", indent: indent)
-      diffByKey(
-        zip(oldIDs, oldElements).map { Element(key: $0, prefix: "[id: \($0)]: ", node: $1) },
-        zip(newIDs, newElements).map { Element(key: $0, prefix: "[id: \($0)]: ", node: $1) },
-        indent: indent + 2)
-      context("]", indent: indent)
-
-    case (.list(let oldElements, _), .list(let newElements, _)):
-      context(prefix + "[", indent: indent)
-      func indexed(_ elements: [DumpNode]) -> [Element] {
-        elements.enumerated().map { Element(key: "", prefix: "[\($0)]: ", node: $1) }
-      }
-      diffByPosition(indexed(oldElements), indexed(newElements), indent: indent + 2)
-      context("]", indent: indent)
-
-    case (.set(let oldElements), .set(let newElements)):
-      context(prefix + "[", indent: indent)
-      diffByKey(
-        oldElements.map { Element(key: $0.text, prefix: "", node: $0) },
-        newElements.map { Element(key: $0.text, prefix: "", node: $0) },
-        indent: indent + 2)
-      context("]", indent: indent)
-
-    case (.dictionary(let oldEntries), .dictionary(let newEntries)):
-      context(prefix + "[", indent: indent)
-      diffByKey(
-        oldEntries.map { Element(key: $0.key, prefix: "\($0.key): ", node: $0.value) },
-        newEntries.map { Element(key: $0.key, prefix: "\($0.key): ", node: $0.value) },
-        indent: indent + 2)
-      context("]", indent: indent)
-
-    default:
+    guard let children = Children(old, new) else {
       whole(old, prefix: prefix, indent: indent, mark: removedMark)
       whole(new, prefix: prefix, indent: indent, mark: insertedMark)
+      return
+    }
+    context(prefix + children.opening, indent: indent)
+    if children.matchByKey {
+      diffByKey(children.old, children.new, indent: indent + 2)
+    } else {
+      diffByPosition(children.old, children.new, indent: indent + 2)
+    }
+    context(children.closing, indent: indent)
+  }
+
+  /// The children of two containers of the same shape, and how to pair them up.
+  private struct Children {
+    var opening: String
+    var closing: String
+    var old: [Element]
+    var new: [Element]
+    var matchByKey: Bool
+
+    init(opening: String, closing: String = "]", old: [Element], new: [Element], matchByKey: Bool) {
+      self.opening = opening
+      self.closing = closing
+      self.old = old
+      self.new = new
+      self.matchByKey = matchByKey
+    }
+
+    /// `nil` when the two nodes cannot be compared child by child: leaves, different kinds,
+    /// different types, different enum cases.
+    init?(_ old: DumpNode, _ new: DumpNode) {
+      switch (old.kind, new.kind) {
+      case (.record(let opener, let oldFields), .record(let newOpener, let newFields))
+      where opener == newOpener && oldFields.map(\.label) == newFields.map(\.label):
+        func elements(_ fields: [DumpNode.Field]) -> [Element] {
+          fields.map { Element(key: "", prefix: $0.prefix, node: $0.value) }
+        }
+        self.init(
+          opening: opener + "(", closing: ")", old: elements(oldFields), new: elements(newFields),
+          matchByKey: false)
+      case (.list(let oldElements, let oldIDs?), .list(let newElements, let newIDs?)):
+        func elements(_ ids: [String], _ nodes: [DumpNode]) -> [Element] {
+          zip(ids, nodes).map { Element(key: $0, prefix: "[id: \($0)]: ", node: $1) }
+        }
+        self.init(
+          opening: "[", old: elements(oldIDs, oldElements), new: elements(newIDs, newElements),
+          matchByKey: true)
+      case (.list(let oldElements, _), .list(let newElements, _)):
+        func elements(_ nodes: [DumpNode]) -> [Element] {
+          nodes.enumerated().map { Element(key: "", prefix: "[\($0)]: ", node: $1) }
+        }
+        self.init(
+          opening: "[", old: elements(oldElements), new: elements(newElements), matchByKey: false)
+      case (.set(let oldElements), .set(let newElements)):
+        func elements(_ nodes: [DumpNode]) -> [Element] {
+          nodes.map { Element(key: $0.text, prefix: "", node: $0) }
+        }
+        self.init(
+          opening: "[", old: elements(oldElements), new: elements(newElements), matchByKey: true)
+      case (.dictionary(let oldEntries), .dictionary(let newEntries)):
+        func elements(_ entries: [DumpNode.Entry]) -> [Element] {
+          entries.map { Element(key: $0.key, prefix: "\($0.key): ", node: $0.value) }
+        }
+        self.init(
+          opening: "[", old: elements(oldEntries), new: elements(newEntries), matchByKey: true)
+      default:
+        return nil
+      }
     }
   }
 
