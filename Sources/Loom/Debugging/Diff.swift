@@ -1,206 +1,177 @@
-/// How the two sides of a diff are marked.
+/// A minimal, readable diff of two values, or `nil` when their dumps are equal.
 ///
-/// ```swift
-/// loomDiff(expected, actual, format: DiffFormat(first: "−", second: "+"))
-/// ```
-public struct DiffFormat: Sendable, Equatable {
-  /// The mark of lines from the first (old, expected) value.
-  public var first: String
-  /// The mark of lines from the second (new, actual) value.
-  public var second: String
-
-  /// Creates a format with the given marks.
-  public init(first: String, second: String) {
-    self.first = first
-    self.second = second
-  }
-
-  /// `-` for the old value, `+` for the new one.
-  public static let `default` = DiffFormat(first: "-", second: "+")
-  /// `−` for the expected value, `+` for the actual one, as the test store prints them.
-  public static let testStore = DiffFormat(first: "−", second: "+")
-}
-
-/// A minimal, readable diff of two values of the same type, or `nil` when their dumps are equal.
-///
-/// Only the parts that differ are shown, with the path to them; unchanged siblings collapse
-/// into a `… (N unchanged)` line. Structs are compared field by field, collections of
-/// `Identifiable` elements by id, other collections by position, enums by case.
+/// Only what differs is shown, with the path down to it; each run of unchanged siblings
+/// collapses into one `… (N unchanged)` line. Lines of the old value start with `-`, lines of
+/// the new one with `+` (see ``DiffFormat``).
 ///
 /// ```swift
 /// if let diff = loomDiff(oldState, newState) { print(diff) }
-/// //   Counter.State(
+/// //   Feature.State(
 /// // -   count: 1
 /// // +   count: 2
+/// //     … (3 unchanged)
 /// //   )
 /// ```
+///
+/// How values are compared:
+/// - Structs, classes and tuples field by field, recursively.
+/// - Enums: in the same case, inside the payload; in different cases, the whole old value
+///   against the whole new one.
+/// - Collections of `Identifiable` elements by id: removed elements read `- [id: 3]: Row(…)`,
+///   inserted ones `+ [id: 4]: Row(…)`, and changed ones are opened up. An element that moved
+///   shows as removed from its old place and inserted at its new one.
+/// - Other collections by position, then the extra or missing elements at the end.
+/// - Dictionaries by key, sets by element.
+///
+/// The values are compared by their dumps (``loomDump(_:maxDepth:)``), so two values that
+/// differ only in what their dump does not show (the bytes of a large `Data`, say) have no
+/// diff.
+///
+/// - Parameters:
+///   - old: The first value: the old state, or what a test expected.
+///   - new: The second value: the new state, or what actually happened.
+///   - format: The marks of each side's lines.
+/// - Returns: The diff, without a trailing newline, or `nil` if the dumps are equal.
+/// - Complexity: That of dumping both values, plus O(*n* log *n*) for each collection of *n*
+///   elements matched by id.
 public func loomDiff<T>(_ old: T, _ new: T, format: DiffFormat = .default) -> String? {
-  let oldNode = DumpNode(old, depth: .max)
-  let newNode = DumpNode(new, depth: .max)
+  let oldNode = DumpNode(reflecting: old)
+  let newNode = DumpNode(reflecting: new)
   guard oldNode != newNode else { return nil }
-  var lines: [String] = []
-  DiffWriter(format: format).diff(oldNode, newNode, prefix: "", indent: 0, into: &lines)
-  return lines.joined(separator: "\n")
+  var writer = DiffWriter(format: format)
+  writer.diff(oldNode, newNode, prefix: "", indent: 0)
+  return writer.lines.joined(separator: "\n")
 }
 
 /// Writes the lines of a diff between two dump trees.
+///
+/// Every line is a mark column (the first or second mark, or spaces for context), a space,
+/// then the line as the dump indents it.
 struct DiffWriter {
-  let format: DiffFormat
+  private(set) var lines: [String] = []
+  private let removedMark: String
+  private let insertedMark: String
+  private let contextMark: String
 
-  private var unchangedMark: String { String(repeating: " ", count: max(format.first.count, 1)) }
-
-  /// Lines for `value` as a whole, every one marked with `mark`.
-  private func whole(
-    _ value: DumpNode, prefix: String, indent: Int, mark: String, into lines: inout [String]
-  ) {
-    let pad = String(repeating: " ", count: indent)
-    let text = value.render(indent: indent)
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-    {
-      let body = index == 0 ? "\(pad)\(prefix)\(line)" : String(line)
-      lines.append("\(mark) \(body)")
+  init(format: DiffFormat) {
+    let width = max(format.first.count, format.second.count, 1)
+    func padded(_ mark: String) -> String {
+      mark + String(repeating: " ", count: width - mark.count)
     }
+    removedMark = padded(format.first)
+    insertedMark = padded(format.second)
+    contextMark = String(repeating: " ", count: width)
   }
 
-  private func context(_ text: String, indent: Int, into lines: inout [String]) {
-    lines.append("\(unchangedMark) \(String(repeating: " ", count: indent))\(text)")
+  /// Writes how `old` became `new`. Containers of the same shape are opened and compared
+  /// child by child; anything else is written whole, old then new.
+  ///
+  /// - Parameter prefix: What precedes the value on its line: `count: `, `[2]: `, or nothing.
+  mutating func diff(_ old: DumpNode, _ new: DumpNode, prefix: String, indent: Int) {
+    guard let children = Children(old, new) else {
+      whole(old, prefix: prefix, indent: indent, mark: removedMark)
+      whole(new, prefix: prefix, indent: indent, mark: insertedMark)
+      return
+    }
+    context(prefix + children.opening, indent: indent)
+    if children.matchByKey {
+      diffByKey(children.old, children.new, indent: indent + 2)
+    } else {
+      diffByPosition(children.old, children.new, indent: indent + 2)
+    }
+    context(children.closing, indent: indent)
   }
 
-  private func collapsed(_ count: Int, indent: Int, into lines: inout [String]) {
-    guard count > 0 else { return }
-    context("… (\(count) unchanged)", indent: indent, into: &lines)
-  }
+  /// The children of two containers of the same shape, and how to pair them up.
+  private struct Children {
+    var opening: String
+    var closing: String
+    var old: [Element]
+    var new: [Element]
+    var matchByKey: Bool
 
-  func diff(
-    _ old: DumpNode, _ new: DumpNode, prefix: String, indent: Int, into lines: inout [String]
-  ) {
-    switch (old, new) {
-    case (.record(let oldType, let oldFields), .record(let newType, let newFields))
-    where oldType == newType && oldFields.map(\.label) == newFields.map(\.label):
-      context("\(prefix)\(oldType)(", indent: indent, into: &lines)
-      diffFields(oldFields, newFields, indent: indent + 2, into: &lines)
-      context(")", indent: indent, into: &lines)
+    init(opening: String, closing: String = "]", old: [Element], new: [Element], matchByKey: Bool) {
+      self.opening = opening
+      self.closing = closing
+      self.old = old
+      self.new = new
+      self.matchByKey = matchByKey
+    }
 
-    case (.enumCase(let oldName, let oldPayload), .enumCase(let newName, let newPayload))
-    where oldName == newName && oldPayload.map(\.label) == newPayload.map(\.label)
-      && !oldPayload.isEmpty:
-      context("\(prefix).\(oldName)(", indent: indent, into: &lines)
-      diffFields(oldPayload, newPayload, indent: indent + 2, into: &lines)
-      context(")", indent: indent, into: &lines)
-
-    case (.collection(let oldElements, let oldIDs), .collection(let newElements, let newIDs)):
-      context("\(prefix)[", indent: indent, into: &lines)
-      if let oldIDs, let newIDs {
-        diffByID(oldElements, oldIDs, newElements, newIDs, indent: indent + 2, into: &lines)
-      } else {
-        diffByPosition(oldElements, newElements, indent: indent + 2, into: &lines)
-      }
-      context("]", indent: indent, into: &lines)
-
-    case (.dictionary(let oldPairs), .dictionary(let newPairs)):
-      context("\(prefix)[", indent: indent, into: &lines)
-      let oldByKey = Dictionary(oldPairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-      let newByKey = Dictionary(newPairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-      var unchanged = 0
-      for key in Set(oldByKey.keys).union(newByKey.keys).sorted() {
-        switch (oldByKey[key], newByKey[key]) {
-        case (let a?, let b?) where a == b:
-          unchanged += 1
-        case (let a?, let b?):
-          diff(a, b, prefix: "\(key): ", indent: indent + 2, into: &lines)
-        case (let a?, nil):
-          whole(a, prefix: "\(key): ", indent: indent + 2, mark: format.first, into: &lines)
-        case (nil, let b?):
-          whole(b, prefix: "\(key): ", indent: indent + 2, mark: format.second, into: &lines)
-        case (nil, nil):
-          break
+    /// `nil` when the two nodes cannot be compared child by child: leaves, different kinds,
+    /// different types, different enum cases.
+    init?(_ old: DumpNode, _ new: DumpNode) {
+      switch (old.kind, new.kind) {
+      case (.record(let opener, let oldFields), .record(let newOpener, let newFields))
+      where opener == newOpener && oldFields.map(\.label) == newFields.map(\.label):
+        func elements(_ fields: [DumpNode.Field]) -> [Element] {
+          fields.map { Element(key: "", prefix: $0.prefix, node: $0.value) }
         }
+        self.init(
+          opening: opener + "(", closing: ")", old: elements(oldFields), new: elements(newFields),
+          matchByKey: false)
+      case (.list(let oldElements, let oldIDs?), .list(let newElements, let newIDs?)):
+        func elements(_ ids: [String], _ nodes: [DumpNode]) -> [Element] {
+          zip(ids, nodes).map { Element(key: $0, prefix: "[id: \($0)]: ", node: $1) }
+        }
+        self.init(
+          opening: "[", old: elements(oldIDs, oldElements), new: elements(newIDs, newElements),
+          matchByKey: true)
+      case (.list(let oldElements, _), .list(let newElements, _)):
+        func elements(_ nodes: [DumpNode]) -> [Element] {
+          nodes.enumerated().map { Element(key: "", prefix: "[\($0)]: ", node: $1) }
+        }
+        self.init(
+          opening: "[", old: elements(oldElements), new: elements(newElements), matchByKey: false)
+      case (.set(let oldElements), .set(let newElements)):
+        func elements(_ nodes: [DumpNode]) -> [Element] {
+          nodes.map { Element(key: $0.text, prefix: "", node: $0) }
+        }
+        self.init(
+          opening: "[", old: elements(oldElements), new: elements(newElements), matchByKey: true)
+      case (.dictionary(let oldEntries), .dictionary(let newEntries)):
+        func elements(_ entries: [DumpNode.Entry]) -> [Element] {
+          entries.map { Element(key: $0.key, prefix: "\($0.key): ", node: $0.value) }
+        }
+        self.init(
+          opening: "[", old: elements(oldEntries), new: elements(newEntries), matchByKey: true)
+      default:
+        return nil
       }
-      collapsed(unchanged, indent: indent + 2, into: &lines)
-      context("]", indent: indent, into: &lines)
-
-    default:
-      whole(old, prefix: prefix, indent: indent, mark: format.first, into: &lines)
-      whole(new, prefix: prefix, indent: indent, mark: format.second, into: &lines)
     }
   }
 
-  private func diffFields(
-    _ old: [DumpNode.Field], _ new: [DumpNode.Field], indent: Int, into lines: inout [String]
-  ) {
-    var unchanged = 0
-    for (oldField, newField) in zip(old, new) {
-      if oldField.value == newField.value {
-        unchanged += 1
-        continue
-      }
-      collapsed(unchanged, indent: indent, into: &lines)
-      unchanged = 0
-      let prefix = oldField.label.map { "\($0): " } ?? ""
-      diff(oldField.value, newField.value, prefix: prefix, indent: indent, into: &lines)
-    }
-    collapsed(unchanged, indent: indent, into: &lines)
+  /// A child of a container being compared: its key (for matching), what precedes it on its
+  /// line, and its tree.
+  struct Element {
+    var key: String
+    var prefix: String
+    var node: DumpNode
   }
 
-  private func diffByPosition(
-    _ old: [DumpNode], _ new: [DumpNode], indent: Int, into lines: inout [String]
-  ) {
-    var unchanged = 0
-    for index in 0..<max(old.count, new.count) {
-      let prefix = "[\(index)]: "
-      switch (index < old.count ? old[index] : nil, index < new.count ? new[index] : nil) {
-      case (let a?, let b?) where a == b:
-        unchanged += 1
-      case (let a?, let b?):
-        collapsed(unchanged, indent: indent, into: &lines)
-        unchanged = 0
-        diff(a, b, prefix: prefix, indent: indent, into: &lines)
-      case (let a?, nil):
-        collapsed(unchanged, indent: indent, into: &lines)
-        unchanged = 0
-        whole(a, prefix: prefix, indent: indent, mark: format.first, into: &lines)
-      case (nil, let b?):
-        collapsed(unchanged, indent: indent, into: &lines)
-        unchanged = 0
-        whole(b, prefix: prefix, indent: indent, mark: format.second, into: &lines)
-      case (nil, nil):
-        break
-      }
+  /// Writes `node` whole, every line marked as one side's.
+  mutating func whole(_ node: DumpNode, prefix: String, indent: Int, mark: String) {
+    for line in node.lines(prefix: prefix, indent: indent) {
+      lines.append("\(mark) \(line)")
     }
-    collapsed(unchanged, indent: indent, into: &lines)
   }
 
-  private func diffByID(
-    _ old: [DumpNode], _ oldIDs: [String], _ new: [DumpNode], _ newIDs: [String], indent: Int,
-    into lines: inout [String]
-  ) {
-    let oldByID = Dictionary(zip(oldIDs, old), uniquingKeysWith: { a, _ in a })
-    let newIDSet = Set(newIDs)
-    var unchanged = 0
-    // Removed elements first, in their old order, then the new order with changes and inserts.
-    for (id, element) in zip(oldIDs, old) where !newIDSet.contains(id) {
-      collapsed(unchanged, indent: indent, into: &lines)
-      unchanged = 0
-      whole(element, prefix: "[id: \(id)]: ", indent: indent, mark: format.first, into: &lines)
-    }
-    for (id, element) in zip(newIDs, new) {
-      guard let before = oldByID[id] else {
-        collapsed(unchanged, indent: indent, into: &lines)
-        unchanged = 0
-        whole(element, prefix: "[id: \(id)]: ", indent: indent, mark: format.second, into: &lines)
-        continue
-      }
-      if before == element {
-        unchanged += 1
-        continue
-      }
-      collapsed(unchanged, indent: indent, into: &lines)
-      unchanged = 0
-      diff(before, element, prefix: "[id: \(id)]: ", indent: indent, into: &lines)
-    }
-    collapsed(unchanged, indent: indent, into: &lines)
-    if oldIDs.filter(newIDSet.contains) != newIDs.filter({ oldByID[$0] != nil }) {
-      context("(order changed)", indent: indent, into: &lines)
-    }
+  mutating func removed(_ element: Element, indent: Int) {
+    whole(element.node, prefix: element.prefix, indent: indent, mark: removedMark)
+  }
+
+  mutating func inserted(_ element: Element, indent: Int) {
+    whole(element.node, prefix: element.prefix, indent: indent, mark: insertedMark)
+  }
+
+  /// A line both values share.
+  mutating func context(_ text: String, indent: Int) {
+    lines.append("\(contextMark) \(String(repeating: " ", count: indent))\(text)")
+  }
+
+  /// The line that stands for `count` unchanged siblings; nothing when there are none.
+  mutating func unchanged(_ count: Int, indent: Int) {
+    guard count > 0 else { return }
+    context("… (\(count) unchanged)", indent: indent)
   }
 }

@@ -1,72 +1,58 @@
 extension DumpNode {
-  /// The longest dump kept on one line.
-  static let lineLimit = 80
+  /// The widest line, indentation included, that a value stays on one line for.
+  static let lineWidth = 80
 
-  /// Renders the node, on one line when it is short, otherwise over several lines indented by
-  /// two spaces per level.
-  func render(indent: Int) -> String {
-    let single = renderSingleLine()
-    if single.count + indent <= Self.lineLimit || !hasChildren { return single }
-    return renderMultiline(indent: indent)
-  }
-
-  var hasChildren: Bool {
-    switch self {
-    case .leaf: false
-    case .record(_, let fields): !fields.isEmpty
-    case .enumCase(_, let payload): !payload.isEmpty
-    case .collection(let elements, _): !elements.isEmpty
-    case .dictionary(let pairs): !pairs.isEmpty
+  /// The node as lines of text, each already indented by `indent` spaces.
+  ///
+  /// The first line starts with `prefix` (a label such as `count: ` or `[0]: `), the last one
+  /// ends with `suffix` (a separating comma). The node stays on one line when that line fits
+  /// in ``lineWidth``; otherwise each child goes on its own line, two spaces further in.
+  func lines(prefix: String = "", indent: Int = 0, suffix: String = "") -> [String] {
+    let pad = String(repeating: " ", count: indent)
+    if !spansLines,
+      !hasChildren || indent + prefix.count + text.count + suffix.count <= Self.lineWidth
+    {
+      return [pad + prefix + text + suffix]
     }
-  }
-
-  func renderSingleLine() -> String {
-    switch self {
-    case .leaf(let text):
-      return text
-    case .record(let typeName, let fields):
-      return "\(typeName)(\(fields.map(\.singleLine).joined(separator: ", ")))"
-    case .enumCase(let name, let payload):
-      if payload.isEmpty { return ".\(name)" }
-      return ".\(name)(\(payload.map(\.singleLine).joined(separator: ", ")))"
-    case .collection(let elements, _):
-      return "[\(elements.map { $0.renderSingleLine() }.joined(separator: ", "))]"
-    case .dictionary(let pairs):
-      if pairs.isEmpty { return "[:]" }
-      return "[\(pairs.map { "\($0.key): \($0.value.renderSingleLine())" }.joined(separator: ", "))]"
-    }
-  }
-
-  func renderMultiline(indent: Int) -> String {
-    let pad = String(repeating: " ", count: indent + 2)
-    let closePad = String(repeating: " ", count: indent)
-    switch self {
-    case .leaf(let text):
-      return text
-    case .record(let typeName, let fields):
-      let lines = fields.map { "\(pad)\($0.render(indent: indent + 2))" }
-      return "\(typeName)(\n\(lines.joined(separator: ",\n"))\n\(closePad))"
-    case .enumCase(let name, let payload):
-      let lines = payload.map { "\(pad)\($0.render(indent: indent + 2))" }
-      return ".\(name)(\n\(lines.joined(separator: ",\n"))\n\(closePad))"
-    case .collection(let elements, _):
-      let lines = elements.enumerated().map {
-        "\(pad)[\($0.offset)]: \($0.element.render(indent: indent + 2))"
+    var result: [String]
+    switch kind {
+    case .leaf:
+      // Text with its own line breaks: every line indented, the label on the first.
+      result = text.split(separator: "\n", omittingEmptySubsequences: false).map { pad + $0 }
+      if !result.isEmpty {
+        result[0] = pad + prefix + result[0].dropFirst(indent)
+        result[result.count - 1] += suffix
       }
-      return "[\n\(lines.joined(separator: ",\n"))\n\(closePad)]"
-    case .dictionary(let pairs):
-      let lines = pairs.map { "\(pad)\($0.key): \($0.value.render(indent: indent + 2))" }
-      return "[\n\(lines.joined(separator: ",\n"))\n\(closePad)]"
+    case .record(let opener, let fields):
+      result = [pad + prefix + opener + "("]
+      result += Self.childLines(fields.map { ($0.prefix, $0.value) }, indent: indent + 2)
+      result.append(pad + ")" + suffix)
+    case .list(let elements, _):
+      result = [pad + prefix + "["]
+      let labelled = elements.enumerated().map { ("[\($0.offset)]: ", $0.element) }
+      result += Self.childLines(labelled, indent: indent + 2)
+      result.append(pad + "]" + suffix)
+    case .set(let elements):
+      result = [pad + prefix + "["]
+      result += Self.childLines(elements.map { ("", $0) }, indent: indent + 2)
+      result.append(pad + "]" + suffix)
+    case .dictionary(let entries):
+      result = [pad + prefix + "["]
+      result += Self.childLines(entries.map { ("\($0.key): ", $0.value) }, indent: indent + 2)
+      result.append(pad + "]" + suffix)
     }
-  }
-}
-
-extension DumpNode.Field {
-  var singleLine: String {
-    label.map { "\($0): \(value.renderSingleLine())" } ?? value.renderSingleLine()
+    return result
   }
 
-  func render(indent: Int) -> String {
-    label.map { "\($0): \(value.render(indent: indent))" } ?? value.render(indent: indent)
+  /// The lines of each child, separated by commas.
+  private static func childLines(_ children: [(prefix: String, node: DumpNode)], indent: Int)
+    -> [String]
+  {
+    var result: [String] = []
+    for (offset, child) in children.enumerated() {
+      let suffix = offset < children.count - 1 ? "," : ""
+      result += child.node.lines(prefix: child.prefix, indent: indent, suffix: suffix)
+    }
+    return result
   }
 }

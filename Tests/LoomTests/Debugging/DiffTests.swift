@@ -2,64 +2,42 @@ import Loom
 import Testing
 
 struct DiffTests {
-  @Test func equalValuesHaveNoDiff() {
-    #expect(loomDiff(Screen(), Screen()) == nil)
+  @Test func valuesWithEqualDumpsHaveNoDiff() {
+    #expect(loomDiff(Inbox.State(), Inbox.State()) == nil)
+    #expect(loomDiff(["a": 1, "b": 2], ["b": 2, "a": 1]) == nil)
   }
 
-  @Test func changedFieldsAreShownWithUnchangedOnesCollapsed() {
-    var new = Screen()
-    new.count = 2
+  @Test func aChangedFieldIsShownAndItsUnchangedSiblingsCollapse() {
     #expect(
-      loomDiff(Screen(), new) == """
-          Screen(
-        -   count: 0
+      loomDiff(Inbox.State(count: 1), Inbox.State(count: 2)) == """
+          Inbox.State(
+        -   count: 1
         +   count: 2
-            … (5 unchanged)
+            … (3 unchanged)
           )
         """)
   }
 
-  @Test func identifiableElementsAreMatchedByID() {
-    let old = Screen(rows: [Row(id: 1, title: "one"), Row(id: 2, title: "two")])
-    var new = old
-    new.rows[1].isOn = true
-    new.rows.append(Row(id: 3, title: "three"))
-    new.rows.remove(at: 0)
+  @Test func nestedStructsAreDiffedFieldByField() {
+    var new = Inbox.Settings()
+    new.sound.volume = 5
     #expect(
-      loomDiff(old, new) == """
-          Screen(
-            … (3 unchanged)
-            rows: [
-        -     [id: 1]: Row(id: 1, title: "one", isOn: false)
-              [id: 2]: Row(
-                … (2 unchanged)
-        -       isOn: false
-        +       isOn: true
-              )
-        +     [id: 3]: Row(id: 3, title: "three", isOn: false)
-            ]
-            … (2 unchanged)
-          )
-        """)
-  }
-
-  @Test func aDifferentEnumCaseShowsBothValuesWhole() {
-    var new = Screen()
-    new.mode = .editing(id: 4)
-    #expect(
-      loomDiff(Screen(), new, format: .testStore) == """
-          Screen(
-            … (2 unchanged)
-        −   mode: .idle
-        +   mode: .editing(id: 4)
-            … (3 unchanged)
+      loomDiff(Inbox.Settings(), new) == """
+          Inbox.Settings(
+            … (1 unchanged)
+            sound: Inbox.Sound(
+        -     volume: 3
+        +     volume: 5
+              … (1 unchanged)
+            )
+            … (1 unchanged)
           )
         """)
   }
 
   @Test func theSameEnumCaseIsDiffedInsideItsPayload() {
     #expect(
-      loomDiff(Mode.loading("x", attempt: 1), Mode.loading("x", attempt: 2)) == """
+      loomDiff(Inbox.Mode.loading("x", attempt: 1), .loading("x", attempt: 2)) == """
           .loading(
             … (1 unchanged)
         -   attempt: 1
@@ -68,15 +46,59 @@ struct DiffTests {
         """)
   }
 
-  @Test func plainArraysAreComparedByPosition() {
+  @Test func aDifferentEnumCaseShowsTheOldAndNewValuesWhole() {
     #expect(
-      loomDiff([1, 2, 3], [1, 5]) == """
-          [
+      loomDiff(Inbox.State(), Inbox.State(mode: .editing(id: 4))) == """
+          Inbox.State(
+            … (2 unchanged)
+        -   mode: .idle
+        +   mode: .editing(id: 4)
             … (1 unchanged)
-        -   [1]: 2
-        +   [1]: 5
-        -   [2]: 3
-          ]
+          )
+        """)
+  }
+
+  @Test func wholeValuesThatDoNotFitSpanSeveralMarkedLines() {
+    let long = String(repeating: "x", count: 70)
+    #expect(
+      loomDiff(Inbox.Mode.idle, .loading(long, attempt: 1)) == """
+        - .idle
+        + .loading(
+        +   "\(long)",
+        +   attempt: 1
+        + )
+        """)
+  }
+
+  @Test func anOptionalThatGainsAValueShowsBothSides() {
+    #expect(
+      loomDiff(Inbox.State(), Inbox.State(error: "boom")) == """
+          Inbox.State(
+            … (3 unchanged)
+        -   error: nil
+        +   error: "boom"
+          )
+        """)
+  }
+
+  @Test func changedLeavesAtTheRootAreShownWhole() {
+    #expect(loomDiff(1, 2) == "- 1\n+ 2")
+  }
+
+  @Test func theFormatSetsTheMarksAndPadsThemToOneWidth() {
+    let format = DiffFormat(first: "−expected", second: "+actual")
+    #expect(
+      loomDiff(Inbox.State(count: 1), Inbox.State(count: 2), format: format) == """
+                  Inbox.State(
+        −expected   count: 1
+        +actual     count: 2
+                    … (3 unchanged)
+                  )
+        """)
+    #expect(
+      loomDiff(1, 2, format: .testStore) == """
+        − 1
+        + 2
         """)
   }
 }
