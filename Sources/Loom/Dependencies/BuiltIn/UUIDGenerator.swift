@@ -53,16 +53,28 @@ public struct UUIDGenerator: Sendable {
         defer { value += 1 }
         return value
       }
-      return UUID(incrementing: value)
+      return UUID(value)
     }
   }
 }
 
 extension UUID {
-  /// The UUID whose last 64 bits are `value`, e.g. `00000000-0000-0000-0000-00000000000a`.
-  init(incrementing value: UInt64) {
-    let text = String(value, radix: 16)
-    let padded = String(repeating: "0", count: max(0, 12 - text.count)) + text
-    self = UUID(uuidString: "00000000-0000-0000-0000-\(padded.suffix(12))") ?? UUID()
+  /// The UUID that ``UUIDGenerator/incrementing`` returns on its call number `value`, counting
+  /// from zero: its last 64 bits are `value`, e.g. `UUID(10)` is
+  /// `00000000-0000-0000-0000-00000000000A`.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Todos.State()) { Todos() } withDependencies: {
+  ///   $0.uuid = .incrementing
+  /// }
+  /// await store.send(.addTapped) { $0.todos = [Todo(id: UUID(0))] }
+  /// ```
+  public init(_ value: UInt64) {
+    func byte(_ index: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
+    self.init(
+      uuid: (
+        0, 0, 0, 0, 0, 0, 0, 0,
+        byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6), byte(7)
+      ))
   }
 }
