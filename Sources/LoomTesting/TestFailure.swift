@@ -42,9 +42,8 @@ public struct TestFailure: Sendable, Equatable, CustomStringConvertible {
 /// closure instead, to check the exact messages:
 ///
 /// ```swift
-/// let failures = LockedState<[TestFailure]>([])
 /// let store = TestStore(initialState: Counter.State()) { Counter() }
-/// store.failureReporter = .collecting { failure in failures.withLock { $0.append(failure) } }
+/// store.failureReporter = .collecting { failure in print(failure.message) }
 /// ```
 public struct TestFailureReporter: Sendable {
   let record: @Sendable (TestFailure) -> Void

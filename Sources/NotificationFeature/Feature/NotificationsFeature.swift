@@ -204,12 +204,8 @@ public struct NotificationsFeature: Reducer {
 
   public init() {}
 
-  static let toPreferences = CasePath<Action, NotificationPreferencesFeature.Action>(
-    Action.preferences
-  ) { if case .preferences(let action) = $0 { action } else { nil } }
-
   public var body: some ReducerOf<Self> {
-    Scope(state: \.preferences, action: Self.toPreferences) {
+    Scope(state: \.preferences, action: .preferences) {
       NotificationPreferencesFeature()
     }
     Reduce { state, action in
@@ -217,6 +213,21 @@ public struct NotificationsFeature: Reducer {
     }
     .onChange(of: \.unreadCount) { _, count in
       Reduce { _, _ in .send(.delegate(.unreadCountChanged(count))) }
+    }
+  }
+}
+
+extension CasePath where Root == NotificationsFeature.Action,
+  Value == NotificationPreferencesFeature.Action
+{
+  /// The preferences' actions inside the notification center's, for scoping a store to them.
+  ///
+  /// ```swift
+  /// let preferencesStore = store.scope(state: \.preferences, action: .preferences)
+  /// ```
+  public static var preferences: Self {
+    Self(NotificationsFeature.Action.preferences) {
+      if case .preferences(let action) = $0 { action } else { nil }
     }
   }
 }
