@@ -68,6 +68,12 @@ let package = Package(
       dependencies: ["NotificationServerCore", "NotificationFeature", "NotificationClients"]
     ),
     .testTarget(name: "NotificationsCLITests", dependencies: ["NotificationsCLI", "NotificationServer"]),
+    // The code every guide shows (README, Docs/, the DocC catalogs), compiled and run; a test
+    // checks that the guides show exactly these snippets.
+    .testTarget(
+      name: "DocSnippetTests",
+      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,92 @@
+// The snippets of Docs/GettingStarted.md.
+
+// snippet: counter-feature
+import Loom
+
+struct CounterFeature: Reducer {
+  struct State: Equatable {
+    var count = 0
+    var fact: String?
+  }
+  enum Action: Sendable, Equatable {
+    case incrementTapped
+    case factTapped
+    case factLoaded(String)
+  }
+
+  @Dependency(\.numberFact) var numberFact
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .incrementTapped:
+      state.count += 1
+      return .none
+    case .factTapped:
+      let count = state.count
+      return .run { send in
+        await send(.factLoaded(try await numberFact(count)))
+      } catch: { error, send in
+        await send(.factLoaded("No fact today."))
+      }
+    case .factLoaded(let fact):
+      state.fact = fact
+      return .none
+    }
+  }
+}
+// snippet: end
+
+// snippet: number-fact-dependency
+struct NumberFact: Sendable {
+  var fetch: @Sendable (Int) async throws -> String
+  func callAsFunction(_ number: Int) async throws -> String { try await fetch(number) }
+}
+
+private enum NumberFactKey: DependencyKey {
+  static let liveValue = NumberFact { "\($0) is a number." }
+  static let testValue = NumberFact(fetch: unimplemented("NumberFact.fetch"))
+}
+
+extension DependencyValues {
+  var numberFact: NumberFact {
+    get { self[NumberFactKey.self] }
+    set { self[NumberFactKey.self] = newValue }
+  }
+}
+// snippet: end
+
+@MainActor
+@Test func theCounterRunsInAStoreWithItsLiveFact() async {
+  // snippet: run-it
+  let store = Store(initialState: CounterFeature.State()) { CounterFeature() }
+  store.send(.incrementTapped)
+  await store.send(.factTapped).finish()
+  print(store.state.fact ?? "")   // "1 is a number."
+  // snippet: end
+  #expect(store.state.fact == "1 is a number.")
+}
+
+// snippet: test-it
+import LoomTesting
+import Testing
+
+@MainActor
+@Test func factIsLoadedForTheCount() async {
+  let store = TestStore(initialState: CounterFeature.State()) { CounterFeature() } withDependencies: {
+    $0.numberFact.fetch = { "\($0) is odd." }
+  }
+  await store.send(.incrementTapped) { $0.count = 1 }
+  await store.send(.factTapped)
+  await store.receive(.factLoaded("1 is odd.")) { $0.fact = "1 is odd." }
+}
+// snippet: end
+
+@MainActor
+@Test func aFailingFactFallsBackToTheApology() async {
+  struct Offline: Error {}
+  let store = TestStore(initialState: CounterFeature.State()) { CounterFeature() } withDependencies: {
+    $0.numberFact.fetch = { _ in throw Offline() }
+  }
+  await store.send(.factTapped)
+  await store.receive(.factLoaded("No fact today.")) { $0.fact = "No fact today." }
+}

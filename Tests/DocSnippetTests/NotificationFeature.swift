@@ -1,0 +1,104 @@
+// The snippets of Docs/NotificationFeature.md and the routing one of
+// Docs/EmbeddingInAnAppShell.md. `AppFeature` here is a small stand-in for the complete shell in
+// Examples/AppShell.
+
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+// snippet: embedding
+struct AppFeature: Reducer {
+  // snippet: hide
+  enum Tab: Equatable { case inbox, contacts, alerts }
+  struct State: Equatable {
+    var notifications = NotificationsFeature.State()
+    var selectedTab: Tab = .inbox
+    var selectedContactID: String?
+    var selectedPingID: String?
+    var unreadCount = 0
+  }
+  enum Action: Sendable { case notifications(NotificationsFeature.Action) }
+
+  // snippet: show
+  var body: some ReducerOf<Self> {
+    Scope(state: \.notifications, action: .notifications) { NotificationsFeature() }
+    Reduce { state, action in
+      switch action {
+      case .notifications(.delegate(.navigateToContact(let id))):
+        state.selectedTab = .contacts
+        state.selectedContactID = id
+        return .none
+      // snippet: hide
+      // snippet: delegate-routing
+      case .notifications(.delegate(.navigateToPing(let pingID, let contactID))):
+        state.selectedTab = .contacts
+        state.selectedContactID = contactID
+        state.selectedPingID = pingID
+        return .none
+      // snippet: end
+      // snippet: show
+      case .notifications(.delegate(.unreadCountChanged(let count))):
+        state.unreadCount = count
+        return .none
+      default:
+        return .none
+      }
+    }
+  }
+}
+// snippet: end
+
+extension CasePath where Root == AppFeature.Action, Value == NotificationsFeature.Action {
+  static var notifications: Self {
+    Self(AppFeature.Action.notifications) {
+      if case .notifications(let action) = $0 { action } else { nil }
+    }
+  }
+}
+
+let feed = [
+  NotificationData(
+    id: "n1", type: .ping, title: "Ping from Ada", message: "Are you there?",
+    timestamp: Date(timeIntervalSince1970: 1_700_000_060),
+    target: .ping(pingID: "p1", contactID: "c1")),
+  NotificationData(
+    id: "n2", type: .alert, title: "Battery low", message: "Sensor 4 is at 5%.",
+    timestamp: Date(timeIntervalSince1970: 1_700_000_000), target: .alert(alertID: "a1")),
+]
+
+@MainActor
+@Test func aFailedMarkAsReadRollsBack() async {
+  // snippet: testing
+  let store = TestStore(initialState: NotificationsFeature.State(notifications: feed)) {
+    NotificationsFeature()
+  } withDependencies: {
+    $0.uuid = .incrementing
+    $0.notificationClient.markAsRead = { _ in throw UserFacingError.notFound }
+  }
+  await store.send(.markAsRead("n1")) {
+    $0.notifications[id: "n1"]?.isRead = true
+    $0.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
+  }
+  await store.receive(.delegate(.unreadCountChanged(1)))
+  await store.receive(.changeFailed(UUID(0), .notFound)) {
+    $0.pendingChanges = [:]
+    $0.notifications[id: "n1"]?.isRead = false
+    $0.error = .notFound
+  }
+  await store.receive(.delegate(.errorOccurred(.notFound)))
+  await store.receive(.delegate(.unreadCountChanged(2)))
+  // snippet: end
+}
+
+@MainActor
+@Test func theAppRoutesTheFeaturesDelegateActions() async {
+  let store = Store(initialState: AppFeature.State()) { AppFeature() }
+  store.send(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1"))))
+  #expect(store.state.selectedTab == .contacts)
+  #expect(store.state.selectedContactID == "c1")
+  #expect(store.state.selectedPingID == "p1")
+  store.send(.notifications(.delegate(.unreadCountChanged(3))))
+  #expect(store.state.unreadCount == 3)
+}

@@ -1,0 +1,84 @@
+// The snippets of Docs/ReducersAndComposition.md. `Counter` is the tour's (README.swift).
+
+import Loom
+import LoomTesting
+import Testing
+
+struct Detail: Reducer {
+  struct State: Equatable { var text = "" }
+  enum Action: Sendable, Equatable { case textChanged(String) }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .textChanged(let text):
+      state.text = text
+      return .none
+    }
+  }
+}
+
+struct Row: Reducer {
+  struct State: Equatable, Identifiable {
+    let id: Int
+    var isDone = false
+  }
+  enum Action: Sendable, Equatable { case toggled }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.isDone.toggle()
+    return .none
+  }
+}
+
+// snippet: app
+struct App: Reducer {
+  struct State: Equatable {
+    var counter = Counter.State()
+    var detail: Detail.State?
+    var rows: IdentifiedArrayOf<Row.State> = []
+  }
+  enum Action: Sendable {
+    case counter(Counter.Action)
+    case detail(Detail.Action)
+    case rows(IdentifiedActionOf<Row>)
+    case showDetail
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.counter, action: .counter) { Counter() }
+    Reduce { state, action in
+      switch action {
+      case .showDetail:
+        state.detail = Detail.State()
+        return .none
+      case .counter, .detail, .rows:
+        return .none
+      }
+    }
+    .ifLet(\.detail, action: .detail) { Detail() }
+    .forEach(\.rows, action: .rows) { Row() }
+  }
+}
+// snippet: end
+
+// snippet: case-paths
+extension CasePath where Root == App.Action, Value == Counter.Action {
+  static var counter: Self { Self(App.Action.counter) { if case .counter(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == App.Action, Value == Detail.Action {
+  static var detail: Self { Self(App.Action.detail) { if case .detail(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == App.Action, Value == IdentifiedActionOf<Row> {
+  static var rows: Self { Self(App.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
+}
+// snippet: end
+
+@MainActor
+@Test func theComposedAppRunsEachChildOnItsPart() async {
+  let store = Store(initialState: App.State(rows: [Row.State(id: 1), Row.State(id: 2)])) { App() }
+  store.send(.counter(.incrementTapped))
+  store.send(.showDetail)
+  store.send(.detail(.textChanged("hello")))
+  store.send(.rows(.element(id: 2, action: .toggled)))
+  #expect(store.state.counter.count == 1)
+  #expect(store.state.detail?.text == "hello")
+  #expect(store.state.rows.map(\.isDone) == [false, true])
+}
