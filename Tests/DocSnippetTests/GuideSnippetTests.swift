@@ -143,3 +143,31 @@ struct GuideParsingTests {
         == "- b\n+ B")
   }
 }
+
+struct DocCommentSnippetTests {
+  @Test func everyDocCommentSnippetOfTheAPIReferenceIsCompiled() throws {
+    let problems = try DocComments.problems()
+    #expect(problems.isEmpty, "\(problems.count) blocks:\n\n\(problems.joined(separator: "\n\n"))")
+  }
+
+  @Test func docCommentBlocksAreReadWithoutTheirSlashes() {
+    let source = """
+      /// Counts.
+      ///
+      /// ```swift
+      /// let store = Store(initialState: Counter.State()) {
+      ///   Counter()
+      /// }
+      ///
+      /// ```
+      struct Counter {}
+      // ```swift is not a doc comment
+      """
+    #expect(
+      DocComments.blocks(in: source, path: "C.swift") == [
+        DocComments.Block(
+          location: "C.swift:3",
+          lines: ["let store = Store(initialState: Counter.State()) {", "  Counter()", "}"])
+      ])
+  }
+}
