@@ -6,10 +6,10 @@ import Loom
 /// ```swift
 /// @MainActor
 /// @Test func incrementThenFetchFact() async {
-///   let store = TestStore(initialState: Counter.State()) {
-///     Counter()
+///   let store = TestStore(initialState: CounterFeature.State()) {
+///     CounterFeature()
 ///   } withDependencies: {
-///     $0.factClient.fetch = { "\($0) is a good number." }
+///     $0.numberFact.fetch = { "\($0) is a good number." }
 ///   }
 ///
 ///   await store.send(.incrementTapped) {
@@ -120,7 +120,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// override a dependency in the middle of a test.
   ///
   /// ```swift
-  /// store.dependencies.notificationClient.markAsRead = { _ in throw URLError(.notConnectedToInternet) }
+  /// store.dependencies.numberFact.fetch = { _ in throw URLError(.notConnectedToInternet) }
   /// ```
   public var dependencies: DependencyValues {
     get { hooks.dependencies }

@@ -29,6 +29,7 @@ struct Search: Reducer {
   @Dependency(\.searchClient) var api
 
 // snippet: cancellation
+// snippet: Effect.cancellable
 enum CancelID { case search }
 
 // snippet: hide
@@ -38,6 +39,7 @@ enum CancelID { case search }
 case .queryChanged(let query):
   return .run { send in await send(.results(try await api.search(query))) }
     .cancellable(id: CancelID.search, cancelInFlight: true)
+// snippet: end
 case .cancelTapped:
   return .cancel(id: CancelID.search)
 // snippet: hide

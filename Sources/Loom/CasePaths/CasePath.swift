@@ -49,7 +49,8 @@ public struct CasePath<Root, Value>: Sendable {
   /// Returns a path that goes through this path and then through `next`.
   ///
   /// ```swift
-  /// let deep: CasePath<AppAction, Row.Action> = .settings.appending(.row)
+  /// let settings: CasePath<AccountAction, SettingsAction> = .settings
+  /// let settingsRow = settings.appending(.row)   // CasePath<AccountAction, Row.Action>
   /// ```
   public func appending<Next>(_ next: CasePath<Value, Next>) -> CasePath<Root, Next> {
     let embed = _embed

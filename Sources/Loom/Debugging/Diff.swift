@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// if let diff = loomDiff(oldState, newState) { print(diff) }
-/// //   Feature.State(
+/// //   Editor.State(
 /// // -   count: 1
 /// // +   count: 2
 /// //     … (3 unchanged)

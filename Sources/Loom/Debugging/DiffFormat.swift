@@ -4,7 +4,7 @@
 /// ``second``, and shared context lines with spaces of the same width.
 ///
 /// ```swift
-/// loomDiff(expected, actual, format: DiffFormat(first: "−", second: "+"))
+/// let diff = loomDiff(expected, actual, format: DiffFormat(first: "−", second: "+"))
 /// ```
 public struct DiffFormat: Sendable, Equatable {
   /// The mark of lines from the first value (the old or expected one).
@@ -29,7 +29,7 @@ public struct DiffFormat: Sendable, Equatable {
   /// `-` for the old value, `+` for the new one.
   ///
   /// ```swift
-  /// loomDiff(before, after, format: .default)
+  /// let diff = loomDiff(before, after, format: .default)
   /// ```
   public static let `default` = DiffFormat(first: "-", second: "+")
 
@@ -37,7 +37,7 @@ public struct DiffFormat: Sendable, Equatable {
   /// prints them.
   ///
   /// ```swift
-  /// loomDiff(expected, actual, format: .testStore)
+  /// let diff = loomDiff(expected, actual, format: .testStore)
   /// ```
   public static let testStore = DiffFormat(first: "−", second: "+")
 }

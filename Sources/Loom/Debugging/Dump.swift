@@ -6,12 +6,9 @@
 ///
 /// ```swift
 /// print(loomDump(state))
-/// // Feature.State(
+/// // Editor.State(
 /// //   count: 1,
-/// //   rows: [
-/// //     [0]: Row(id: 1, isOn: true),
-/// //     [1]: Row(id: 2, isOn: false)
-/// //   ],
+/// //   rows: [Editor.Line(id: 1, isOn: true), Editor.Line(id: 2, isOn: false)],
 /// //   mode: .editing(id: 3),
 /// //   error: nil
 /// // )

@@ -7,7 +7,7 @@
 /// struct Feature: Reducer {
 ///   @Dependency(\.uuid) var uuid
 ///   @Dependency(\.continuousClock) var clock
-///   ...
+///   // …
 /// }
 /// ```
 @propertyWrapper
@@ -22,7 +22,7 @@ public struct Dependency<Value>: Sendable {
   /// Reads the dependency registered under `key`.
   ///
   /// ```swift
-  /// @Dependency(APIClientKey.self) var apiClient
+  /// @Dependency(FactClientKey.self) var factClient
   /// ```
   public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
     self.read = { $0[Key.self] }

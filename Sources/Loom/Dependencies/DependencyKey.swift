@@ -1,10 +1,10 @@
 /// A key for a dependency in ``DependencyValues``, with a default value for each context.
 ///
 /// ```swift
-/// private enum NotificationClientKey: DependencyKey {
-///   static let liveValue = NotificationClient.inMemory()
-///   static let testValue = NotificationClient.unimplemented
-///   static let previewValue = NotificationClient.preview
+/// private enum FactClientKey: DependencyKey {
+///   static let liveValue = FactClient.live
+///   static let testValue = FactClient.unimplemented
+///   static let previewValue = FactClient.preview
 /// }
 /// ```
 ///

@@ -8,15 +8,16 @@
 /// Register a dependency by declaring a key and a computed property:
 ///
 /// ```swift
-/// private enum APIClientKey: DependencyKey {
-///   static let liveValue = APIClient.live
-///   static let testValue = APIClient.unimplemented
+/// private enum FactClientKey: DependencyKey {
+///   static let liveValue = FactClient.live
+///   static let testValue = FactClient.unimplemented
+///   static let previewValue = FactClient.preview
 /// }
 ///
 /// extension DependencyValues {
-///   var apiClient: APIClient {
-///     get { self[APIClientKey.self] }
-///     set { self[APIClientKey.self] = newValue }
+///   var factClient: FactClient {
+///     get { self[FactClientKey.self] }
+///     set { self[FactClientKey.self] = newValue }
 ///   }
 /// }
 /// ```
@@ -68,7 +69,7 @@ public struct DependencyValues: Sendable {
   /// current ``context``.
   ///
   /// ```swift
-  /// values[APIClientKey.self] = .mock
+  /// values[FactClientKey.self] = .mock
   /// ```
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
     get {

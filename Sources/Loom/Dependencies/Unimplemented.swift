@@ -26,9 +26,10 @@ func reportUnimplemented(_ endpoint: String, fileID: String, line: Int) {
 /// throws ``UnimplementedFailure``.
 ///
 /// ```swift
-/// static let testValue = NotificationClient(
-///   fetchPage: unimplemented("NotificationClient.fetchPage"),
-///   markAsRead: unimplemented("NotificationClient.markAsRead")
+/// static let testValue = FactClient(
+///   fetch: unimplemented("FactClient.fetch"),
+///   save: unimplemented("FactClient.save"),
+///   updates: unimplemented("FactClient.updates", placeholder: AsyncStream { $0.finish() })
 /// )
 /// ```
 public func unimplemented<each Argument, Result>(
@@ -44,7 +45,7 @@ public func unimplemented<each Argument, Result>(
 /// called, then returns `placeholder`.
 ///
 /// ```swift
-/// updates: unimplemented("NotificationClient.updates", placeholder: AsyncStream { $0.finish() })
+/// updates: unimplemented("FactClient.updates", placeholder: AsyncStream { $0.finish() })
 /// ```
 public func unimplemented<each Argument, Result: Sendable>(
   _ endpoint: String, placeholder: Result, fileID: String = #fileID, line: Int = #line

@@ -8,7 +8,7 @@
 ///   case rows(IdentifiedActionOf<Row>)
 /// }
 ///
-/// store.send(.rows(.element(id: row.id, action: .toggleTapped)))
+/// store.send(.rows(.element(id: row.id, action: .toggled)))
 /// ```
 public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
   /// `action` for the element whose id is `id`.

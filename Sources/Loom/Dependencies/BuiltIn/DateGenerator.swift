@@ -26,7 +26,10 @@ private enum DateGeneratorKey: DependencyKey {
 /// A source of the current date.
 ///
 /// ```swift
-/// withDependencies { $0.date = .constant(Date(timeIntervalSince1970: 1_700_000_000)) } operation: { … }
+/// withDependencies { $0.date = .constant(Date(timeIntervalSince1970: 1_700_000_000)) } operation: {
+///   @Dependency(\.date) var date
+///   print(date.now)   // 2023-11-14 22:13:20 +0000
+/// }
 /// ```
 public struct DateGenerator: Sendable {
   private let generate: @Sendable () -> Date

@@ -27,8 +27,8 @@ private enum UUIDGeneratorKey: DependencyKey {
 ///
 /// ```swift
 /// let uuid = UUIDGenerator.incrementing
-/// uuid()  // 00000000-0000-0000-0000-000000000000
-/// uuid()  // 00000000-0000-0000-0000-000000000001
+/// let first = uuid()    // 00000000-0000-0000-0000-000000000000
+/// let second = uuid()   // 00000000-0000-0000-0000-000000000001
 /// ```
 public struct UUIDGenerator: Sendable {
   private let generate: @Sendable () -> UUID

@@ -3,10 +3,10 @@
 /// ```swift
 /// var body: some ReducerOf<Self> {
 ///   CombineReducers {
-///     Scope(state: \.list, action: .list) { List() }
+///     Scope(state: \.sidebar, action: .sidebar) { Sidebar() }
 ///     Reduce { state, action in .none }
 ///   }
-///   .onChange(of: \.list.selection) { _, _ in Reduce { _, _ in .send(.selectionChanged) } }
+///   .onChange(of: \.sidebar.selection) { _, _ in Reduce { _, _ in .send(.selectionChanged) } }
 /// }
 /// ```
 public struct CombineReducers<State, Action: Sendable, Reducers: Reducer<State, Action>>: Reducer {

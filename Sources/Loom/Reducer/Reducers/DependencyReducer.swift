@@ -18,7 +18,7 @@ extension Reducer {
   /// Changes dependencies for this reducer and every effect it returns.
   ///
   /// ```swift
-  /// Feature().dependencies { $0.date = .constant(Date(timeIntervalSince1970: 0)) }
+  /// let reducer = Feature().dependencies { $0.date = .constant(Date(timeIntervalSince1970: 0)) }
   /// ```
   public func dependencies(
     _ update: @escaping (inout DependencyValues) -> Void

@@ -3,10 +3,13 @@ extension Reducer {
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
-  ///   Reduce { state, action in .none }
-  ///     .onChange(of: \.filter) { oldFilter, newFilter in
-  ///       Reduce { state, _ in .send(.filterChanged(newFilter)) }
-  ///     }
+  ///   Reduce { state, action in
+  ///     if case .filterTapped(let filter) = action { state.filter = filter }
+  ///     return .none
+  ///   }
+  ///   .onChange(of: \.filter) { oldFilter, newFilter in
+  ///     Reduce { state, _ in .send(.filterChanged(newFilter)) }
+  ///   }
   /// }
   /// ```
   @inlinable

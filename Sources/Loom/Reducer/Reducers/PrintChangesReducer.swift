@@ -6,15 +6,16 @@ extension Reducer {
   /// A debugging aid: leave it out of release builds.
   ///
   /// ```swift
-  /// Store(initialState: Feature.State()) {
-  ///   Feature().printChanges()
+  /// let store = Store(initialState: Counter.State()) {
+  ///   Counter().printChanges()
   /// }
+  /// store.send(.incrementTapped)
   /// // received action:
   /// //   .incrementTapped
-  /// //   Feature.State(
-  /// // -   count: 0
-  /// // +   count: 1
-  /// //   )
+  /// //     Counter.State(
+  /// //   -   count: 0
+  /// //   +   count: 1
+  /// //     )
   /// ```
   ///
   /// - Parameter printer: Where the text goes; standard output by default.

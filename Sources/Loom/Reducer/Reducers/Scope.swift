@@ -4,7 +4,7 @@
 /// kept apart from the parent's and from sibling scopes'.
 ///
 /// ```swift
-/// struct App: Reducer {
+/// struct Parent: Reducer {
 ///   struct State { var counter = Counter.State() }
 ///   enum Action: Sendable { case counter(Counter.Action) }
 ///
@@ -13,8 +13,8 @@
 ///   }
 /// }
 ///
-/// extension CasePath where Root == App.Action, Value == Counter.Action {
-///   static var counter: Self { Self(App.Action.counter) { if case .counter(let a) = $0 { a } else { nil } } }
+/// extension CasePath where Root == Parent.Action, Value == Counter.Action {
+///   static var counter: Self { Self(Parent.Action.counter) { if case .counter(let a) = $0 { a } else { nil } } }
 /// }
 /// ```
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {

@@ -1,0 +1,78 @@
+// The doc-comment snippets of Sources/Loom/CasePaths. `Counter` is README's.
+
+import Loom
+import Testing
+
+// snippet: CasePath
+enum AppAction {
+  case counter(Counter.Action)
+  case refresh
+}
+
+extension CasePath where Root == AppAction, Value == Counter.Action {
+  static var counter: Self { Self(AppAction.counter) { if case .counter(let a) = $0 { a } else { nil } } }
+}
+
+// snippet: hide
+struct CasePathDocsApp: Reducer {
+  struct State: Equatable { var counter = Counter.State() }
+  typealias Action = AppAction
+  var body: some ReducerOf<Self> {
+// snippet: show
+Scope(state: \.counter, action: .counter) { Counter() }
+// snippet: hide
+  }
+}
+// snippet: end
+
+// snippet: CasePath.refresh
+extension CasePath where Root == AppAction, Value == Void {
+  static var refresh: Self { Self(.refresh) { if case .refresh = $0 { () } else { nil } } }
+}
+// snippet: end
+
+enum AccountAction { case settings(SettingsAction) }
+enum SettingsAction { case row(Row.Action) }
+
+extension CasePath where Root == AccountAction, Value == SettingsAction {
+  static var settings: Self { Self(AccountAction.settings) { if case .settings(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == SettingsAction, Value == Row.Action {
+  static var row: Self { Self(SettingsAction.row) { if case .row(let a) = $0 { a } else { nil } } }
+}
+
+struct CasePathDocTests {
+  @Test func aCasePathEmbedsAndExtracts() {
+    // snippet: CasePath.init
+    let path = CasePath(AppAction.counter) { if case .counter(let a) = $0 { a } else { nil } }
+    // snippet: end
+    #expect(path.extract(from: path.embed(.incrementTapped)) == .incrementTapped)
+    #expect(path.extract(from: .refresh) == nil)
+  }
+
+  @Test func appendedCasePathsReachIntoNestedActions() {
+    // snippet: CasePath.appending
+    let settings: CasePath<AccountAction, SettingsAction> = .settings
+    let settingsRow = settings.appending(.row)   // CasePath<AccountAction, Row.Action>
+    // snippet: end
+    let deep: CasePath<AccountAction, Row.Action> = settingsRow
+    guard case .settings(.row(.toggled)) = deep.embed(.toggled) else {
+      Issue.record("embedded in the wrong case")
+      return
+    }
+    #expect(deep.extract(from: .settings(.row(.toggled))) == .toggled)
+  }
+
+  @Test func aVoidCasePathMatchesItsCase() {
+    let refresh = CasePath<AppAction, Void>.refresh
+    #expect(refresh.extract(from: .refresh) != nil)
+    #expect(refresh.extract(from: .counter(.incrementTapped)) == nil)
+  }
+
+  @MainActor
+  @Test func aScopeUsesTheCasePath() {
+    let store = Store(initialState: CasePathDocsApp.State()) { CasePathDocsApp() }
+    store.send(.counter(.incrementTapped))
+    #expect(store.state.counter.count == 1)
+  }
+}

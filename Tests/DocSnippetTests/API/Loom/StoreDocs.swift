@@ -1,0 +1,120 @@
+// The doc-comment snippets of Sources/Loom/Store.
+
+import Foundation
+import Loom
+import LoomTesting
+import Testing
+
+struct StoreDocs {
+  @MainActor
+  @Test func aStoreRunsItsReducer() {
+    var printed: [Int] = []
+    func print(_ count: Int) { printed.append(count) }
+    // snippet: Store
+    let store = Store(initialState: Counter.State()) {
+      Counter()
+    }
+    store.send(.incrementTapped)
+    print(store.state.count)  // 1
+    // snippet: end
+    #expect(printed == [1])
+  }
+
+  @MainActor
+  @Test func aStoreTakesDependencies() async {
+    // snippet: Store.init
+    let store = Store(initialState: Feature.State()) {
+      Feature()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    // snippet: end
+    await store.send(.fetchTapped(3)).finish()
+    #expect(store.state.items == [UUID(0): "item 3"])
+  }
+
+  @MainActor
+  @Test func aScopedStoreSendsThroughItsParent() {
+    let appStore = Store(initialState: CasePathDocsApp.State()) { CasePathDocsApp() }
+    // snippet: Store.scope
+    let counterStore = appStore.scope(state: \.counter, action: .counter)
+    counterStore.send(.incrementTapped)
+    // snippet: end
+    #expect(appStore.state.counter.count == 1)
+    #expect(counterStore.state.count == 1)
+  }
+
+  @MainActor
+  @Test func statesYieldsEachDistinctState() async {
+    let store = Store(initialState: Counter.State()) { Counter() }
+    var rendered: [Int] = []
+    func render(_ state: Counter.State) { rendered.append(state.count) }
+    let watching = Task {
+      // snippet: Store.states
+      for await state in store.states {
+        render(state)
+      }
+      // snippet: end
+    }
+    for _ in 0..<10_000 where rendered.isEmpty { await Task.yield() }
+    store.send(.incrementTapped)
+    for _ in 0..<10_000 where rendered.count < 2 { await Task.yield() }
+    watching.cancel()
+    await watching.value
+    #expect(rendered == [0, 1])
+  }
+}
+
+enum StoreTaskDocs {
+  struct Feature: Reducer {
+    struct State: Equatable { var refreshed = false; var ticks = 0 }
+    enum Action: Sendable, Equatable { case refresh, refreshed, startTimer, tick }
+    @Dependency(\.continuousClock) var clock
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .refresh:
+        return .run { send in await send(.refreshed) }
+      case .refreshed:
+        state.refreshed = true
+        return .none
+      case .startTimer:
+        return .run { send in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await send(.tick)
+          }
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+
+  @MainActor
+  @Test static func aStoreTaskWaitsForOrCancelsItsEffects() async {
+    let store = Store(initialState: Feature.State()) { Feature() } withDependencies: {
+      $0.continuousClock = TestClock()
+    }
+    // snippet: StoreTask
+    await store.send(.refresh).finish()   // waits until the refresh and its follow-ups are done
+    let task = store.send(.startTimer)
+    task.cancel()
+    // snippet: end
+    #expect(store.state.refreshed)
+    await task.finish()
+    #expect(task.isFinished)
+    #expect(store.state.ticks == 0)
+  }
+
+  @MainActor
+  @Test static func finishWaitsForTheEffects() async {
+    let store = Store(initialState: Feature.State()) { Feature() } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+    // snippet: Store.send
+    await store.send(.refresh).finish()
+    // snippet: end
+    #expect(store.state.refreshed)
+  }
+}
