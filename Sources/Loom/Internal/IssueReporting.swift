@@ -88,3 +88,30 @@ public func reportIssue(
     at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   )
 }
+
+/// A call site as the compiler's literals give it, kept by composition reducers.
+///
+/// A body is rebuilt for every action, so a reducer that kept a ``SourceLocation`` would build
+/// two strings per action; these literals cost nothing until an issue is reported.
+@usableFromInline
+struct _CallSite: Sendable {
+  @usableFromInline let fileID: StaticString
+  @usableFromInline let filePath: StaticString
+  @usableFromInline let line: UInt
+  @usableFromInline let column: UInt
+
+  @inlinable
+  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
+  @usableFromInline
+  var location: SourceLocation {
+    SourceLocation(
+      fileID: fileID.description, filePath: filePath.description, line: Int(line),
+      column: Int(column))
+  }
+}

@@ -69,6 +69,12 @@ struct ForEachTests {
     store.send(.rows(.element(id: 9, action: .woke(1))))
     #expect(issues.messages.value.count == 1)
     #expect(issues.messages.value.first?.contains("missing element (id: 9)") == true)
+    // The issue points at the `forEach` call in `Rows.body`, and says so in words.
+    let location = issues.locations.value.first
+    #expect(location?.fileID == "LoomTests/ForEachTests.swift")
+    #expect(location?.filePath.hasSuffix("Tests/LoomTests/Reducer/ForEachTests.swift") == true)
+    #expect(location?.line == 30)
+    #expect(issues.messages.value.first?.contains("at LoomTests/ForEachTests.swift:30") == true)
   }
 
   @Test func removingAnElementCancelsItsEffectsButNotItsSiblings() async {

@@ -3,8 +3,12 @@ import Loom
 /// Collects the issues a store reports, for tests that check misuse is reported.
 final class IssueLog: Sendable {
   let messages = Locked<[String]>([])
+  let locations = Locked<[SourceLocation]>([])
 
   var reporter: IssueReporter {
-    IssueReporter { [messages] message, _ in messages.append(message) }
+    IssueReporter { [messages, locations] message, location in
+      messages.append(message)
+      locations.withValue { $0.append(location) }
+    }
   }
 }

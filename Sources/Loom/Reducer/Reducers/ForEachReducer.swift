@@ -31,8 +31,7 @@ extension Reducer {
       element: element(),
       toElements: toElements,
       toElementAction: toElementAction,
-      location: SourceLocation(
-        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
 }
@@ -43,7 +42,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   @usableFromInline let element: Element
   @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
   @usableFromInline let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
-  @usableFromInline let location: SourceLocation
+  @usableFromInline let callSite: _CallSite
 
   @usableFromInline
   init(
@@ -51,13 +50,13 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     element: Element,
     toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
     toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
-    location: SourceLocation
+    callSite: _CallSite
   ) {
     self.parent = parent
     self.element = element
     self.toElements = toElements
     self.toElementAction = toElementAction
-    self.location = location
+    self.callSite = callSite
   }
 
   @inlinable
@@ -121,7 +120,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   func _reportMissingElement(id: ID, action: Parent.Action) {
     DependencyValues.current.issueReporter(
       """
-      A "forEach" at \(location) received an action for a missing element (id: \(id)):
+      A "forEach" at \(callSite.location) received an action for a missing element (id: \(id)):
 
         \(action)
 
@@ -129,7 +128,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       effects are cancelled when they are removed, so this usually means the action was sent \
       from outside (a view or a parent effect).
       """,
-      at: location
+      at: callSite.location
     )
   }
 }

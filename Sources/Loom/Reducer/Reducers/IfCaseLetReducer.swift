@@ -29,8 +29,7 @@ extension Reducer {
       child: child(),
       toChildState: toChildState,
       toChildAction: toChildAction,
-      location: SourceLocation(
-        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
 }
@@ -41,7 +40,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let child: Child
   @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
-  @usableFromInline let location: SourceLocation
+  @usableFromInline let callSite: _CallSite
 
   @usableFromInline
   init(
@@ -49,13 +48,13 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     child: Child,
     toChildState: CasePath<Parent.State, Child.State>,
     toChildAction: CasePath<Parent.Action, Child.Action>,
-    location: SourceLocation
+    callSite: _CallSite
   ) {
     self.parent = parent
     self.child = child
     self.toChildState = toChildState
     self.toChildAction = toChildAction
-    self.location = location
+    self.callSite = callSite
   }
 
   @inlinable
@@ -64,8 +63,9 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let childEffect = reduceChild(into: &state, action: action)
     let wasInCase = toChildState.extract(from: state) != nil
     let parentEffect = parent.reduce(into: &state, action: action)
+    let leftTheCase = wasInCase && toChildState.extract(from: state) == nil
     let cancelEffect: Effect<Parent.Action> =
-      wasInCase && toChildState.extract(from: state) == nil ? ._cancelChild(at: location) : .none
+      leftTheCase ? ._cancelChild(at: callSite.location) : .none
     return .merge(childEffect, parentEffect, cancelEffect)
   }
 
@@ -79,19 +79,19 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let effect = child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)
     if effect.isNone { return .none }
-    return ._lift(effect, embed: toChildAction._embed, at: location)
+    return ._lift(effect, embed: toChildAction._embed, at: callSite.location)
   }
 
   @usableFromInline
   func _reportMissingCase(action: Parent.Action) {
     DependencyValues.current.issueReporter(
       """
-      An "ifCaseLet" at \(location) received a child action when the state was in another \
+      An "ifCaseLet" at \(callSite.location) received a child action when the state was in another \
       case:
 
         \(action)
       """,
-      at: location
+      at: callSite.location
     )
   }
 }

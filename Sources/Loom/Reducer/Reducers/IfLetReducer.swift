@@ -33,8 +33,7 @@ extension Reducer {
       child: child(),
       toChildState: toChildState,
       toChildAction: toChildAction,
-      location: SourceLocation(
-        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
 }
@@ -45,7 +44,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let child: Child
   @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?>
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
-  @usableFromInline let location: SourceLocation
+  @usableFromInline let callSite: _CallSite
 
   @usableFromInline
   init(
@@ -53,13 +52,13 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     child: Child,
     toChildState: WritableKeyPath<Parent.State, Child.State?>,
     toChildAction: CasePath<Parent.Action, Child.Action>,
-    location: SourceLocation
+    callSite: _CallSite
   ) {
     self.parent = parent
     self.child = child
     self.toChildState = toChildState
     self.toChildAction = toChildAction
-    self.location = location
+    self.callSite = callSite
   }
 
   @inlinable
@@ -93,14 +92,14 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   func _reportMissingChild(action: Parent.Action) {
     DependencyValues.current.issueReporter(
       """
-      An "ifLet" at \(location) received a child action when its state was nil:
+      An "ifLet" at \(callSite.location) received a child action when its state was nil:
 
         \(action)
 
       Make sure the parent does not send child actions after setting the child state to nil, \
       and that effects of the child are cancelled when it is dismissed.
       """,
-      at: location
+      at: callSite.location
     )
   }
 }
