@@ -6,7 +6,9 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
   /// The action whose reducer returned the effect.
   package let action: Action
   /// The `#fileID` of the `.run` call, empty for synchronous `.send` effects.
-  package let fileID: String
+  package var fileID: String { fileIDLiteral.description }
+  /// Kept as the literal: building a string for every effect started would cost an allocation.
+  let fileIDLiteral: StaticString
   /// The `#line` of the `.run` call, 0 for synchronous `.send` effects.
   package let line: UInt
   /// Where the action that started the effect came from, if an effect sent it: the chain of
@@ -26,9 +28,9 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
   }
 
   @usableFromInline
-  init(action: Action, fileID: String, line: UInt, parent: EffectOrigin? = nil) {
+  init(action: Action, fileID: StaticString, line: UInt, parent: EffectOrigin? = nil) {
     self.action = action
-    self.fileID = fileID
+    self.fileIDLiteral = fileID
     self.line = line
     self.parent = parent.map { Parent($0.truncated(to: Self.maximumChainLength - 1)) }
   }
@@ -45,9 +47,11 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
   }
 
   func truncated(to length: Int) -> EffectOrigin {
-    guard length > 0 else { return EffectOrigin(action: action, fileID: fileID, line: line) }
+    guard length > 0 else {
+      return EffectOrigin(action: action, fileID: fileIDLiteral, line: line)
+    }
     return EffectOrigin(
-      action: action, fileID: fileID, line: line,
+      action: action, fileID: fileIDLiteral, line: line,
       parent: parent.map { $0.origin.truncated(to: length - 1) })
   }
 }

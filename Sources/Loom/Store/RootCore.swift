@@ -336,7 +336,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     startedBy action: Action
   ) {
     let origin = EffectOrigin(
-      action: action, fileID: "\(run.fileID)", line: run.line, parent: currentOrigin)
+      action: action, fileID: run.fileID, line: run.line, parent: currentOrigin)
     let id = runtime.register(
       kind: .operation, keys: keys, path: path, group: group, origin: origin)
     let runtime = runtime
