@@ -190,9 +190,16 @@ extension TestStore {
   }
 
   func describeEffectsInFlight() -> String {
-    hooks.effectsInFlight.map { origin in
+    hooks.effectsInFlight.map { effect in
+      let origin = effect.origin
       let location = origin.line == 0 ? "" : " at \(origin.fileID):\(origin.line)"
-      return "  • an effect of \(describe(origin.action))\(location)"
+      let ancestors = origin.chain.dropFirst().map { describe($0.action) }
+      let history = ancestors.isEmpty ? "" : ", which came from \(ancestors.joined(separator: " ← "))"
+      let status =
+        effect.isCancelled
+        ? " (cancelled, still stopping)"
+        : effect.isWaitingOnTestClock ? " (waiting on a test clock)" : ""
+      return "  • an effect of \(describe(origin.action))\(location)\(history)\(status)"
     }
     .joined(separator: "\n")
   }

@@ -137,7 +137,7 @@ struct TestStoreFailureTests {
         waiting on a test clock. Advance the clock before receiving.
 
         Effects in flight:
-          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43 (waiting on a test clock)
         """
       ])
     await store.send(.stopTimer) { $0.isTimerOn = false }
@@ -183,9 +183,27 @@ struct TestStoreFailureTests {
         "skipInFlightEffects()".
 
         Effects in flight:
-          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43 (waiting on a test clock)
         """
       ])
+  }
+
+  @Test func anEffectInFlightIsListedWithTheActionsThatLedToIt() async {
+    let log = FailureLog()
+    let clock = TestClock()
+    do {
+      let store = makeStore(log: log) { $0.continuousClock = clock }
+      await store.send(.startTimerLater)
+      await store.receive(.startTimer) { $0.isTimerOn = true }
+    }
+    #expect(log.messages.count == 1)
+    #expect(
+      log.messages.first?.hasSuffix(
+        """
+        Effects in flight:
+          • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43, which came \
+        from .startTimerLater (waiting on a test clock)
+        """) == true, "\(log.messages)")
   }
 
   @Test func receivingADifferentActionShowsTheActionDiff() async {

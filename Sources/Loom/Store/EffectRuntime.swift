@@ -260,9 +260,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Where the in-flight effects came from, oldest first.
-  var inFlight: [EffectOrigin<Action>] {
+  var inFlight: [InFlightEffect<Action>] {
     state.withLock { state in
-      state.entries.sorted { $0.key < $1.key }.map(\.value.origin)
+      state.entries.sorted { $0.key < $1.key }.map { _, entry in
+        InFlightEffect(
+          origin: entry.origin, isWaitingOnTestClock: entry.suspensions > 0,
+          isCancelled: entry.isCancelled)
+      }
     }
   }
 

@@ -16,7 +16,7 @@ package protocol StoreTestingHooks<State, Action>: AnyObject {
   /// on a test clock or resumes.
   func setActivityHandler(_ handler: (@Sendable () -> Void)?)
   /// Where the effects in flight came from, oldest first.
-  var effectsInFlight: [EffectOrigin<Action>] { get }
+  var effectsInFlight: [InFlightEffect<Action>] { get }
   /// The number of effects in flight.
   var inFlightEffectCount: Int { get }
   /// Whether no effect in flight can make progress until a test clock is advanced.
@@ -38,7 +38,7 @@ extension RootCore: StoreTestingHooks {
     runtime.activityHandler.withLock { $0 = boxed }
   }
 
-  package var effectsInFlight: [EffectOrigin<Action>] { runtime.inFlight }
+  package var effectsInFlight: [InFlightEffect<Action>] { runtime.inFlight }
 
   package var isIdle: Bool { runtime.isIdle }
 
@@ -60,4 +60,14 @@ extension Store {
     let core = RootCore(initialState: initialState, reducer: reducer, dependencies: dependencies)
     return (Store(core: core, send: { core.send($0) }), core)
   }
+}
+
+/// One effect in flight, as a test store describes it in a failure.
+package struct InFlightEffect<Action: Sendable>: Sendable {
+  /// The action that started it, the `.run` that created it, and the actions before.
+  package let origin: EffectOrigin<Action>
+  /// Whether it is suspended on a test clock, so only advancing the clock moves it on.
+  package let isWaitingOnTestClock: Bool
+  /// Whether it was cancelled and has not stopped yet.
+  package let isCancelled: Bool
 }

@@ -18,7 +18,7 @@ struct Counter: Reducer {
     case tick
     case fireTwice
     case failing
-    case chainStart, chainMiddle, chainEnd
+    case chainStart, chainMiddle, chainEnd, startTimerLater
   }
   enum CancelID { case timer }
 
@@ -63,6 +63,8 @@ struct Counter: Reducer {
       return .run { send in await send(.chainEnd) }
     case .chainEnd:
       return .none
+    case .startTimerLater:
+      return .run { send in await send(.startTimer) }
     }
   }
 }

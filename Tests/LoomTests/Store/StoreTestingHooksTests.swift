@@ -38,8 +38,10 @@ struct StoreTestingHooksTests {
       dependencies: DependencyValues())
     let task = store.send(.start(id: 1))
     #expect(hooks.inFlightEffectCount == 1)
-    #expect(hooks.effectsInFlight.first?.action == .start(id: 1))
-    #expect(hooks.effectsInFlight.first?.fileID.hasSuffix("StoreCancellationTests.swift") == true)
+    #expect(hooks.effectsInFlight.first?.origin.action == .start(id: 1))
+    #expect(
+      hooks.effectsInFlight.first?.origin.fileID.hasSuffix("StoreCancellationTests.swift") == true)
+    #expect(hooks.effectsInFlight.first?.isCancelled == false)
     #expect(hooks.isIdle == false)
     task.cancel()
     await task.finish()
