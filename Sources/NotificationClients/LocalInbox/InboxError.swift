@@ -2,7 +2,8 @@
 /// leads to the file being overwritten.
 ///
 /// ```swift
-/// do { _ = try inbox.read() } catch { print(error) }   // "inbox.json is corrupt: …"
+/// do { _ = try inbox.file.read() } catch { print(error) }
+/// // "The inbox file …/inbox.json is corrupt: …"
 /// ```
 public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file is not valid inbox JSON.

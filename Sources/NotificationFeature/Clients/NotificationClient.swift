@@ -56,9 +56,13 @@ public struct NotificationEvent: Sendable, Hashable, Codable {
 /// The backend of the notification feed. Endpoints throw ``UserFacingError``.
 ///
 /// ```swift
+/// let backend = InMemoryNotificationBackend(seed: notifications)
 /// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
-///   withDependencies: { $0.notificationClient = .inMemory(seed: notifications) }
+///   withDependencies: { $0.notificationClient = backend.client }
 /// ```
+///
+/// `InMemoryNotificationBackend`, the local inbox and the HTTP client are in the
+/// NotificationClients module.
 public struct NotificationClient: Sendable {
   /// Fetches a page of the feed.
   public var fetchPage: @Sendable (PageRequest) async throws -> NotificationPage

@@ -8,10 +8,12 @@ import Loom
 /// let store = Store(initialState: NotificationsFeature.State()) {
 ///   NotificationsFeature()
 /// } withDependencies: {
-///   $0.notificationClient = .inMemory(seed: notifications)
+///   $0.notificationClient = InMemoryNotificationBackend(seed: notifications).client
 /// }
 /// store.send(.onAppear)
 /// ```
+///
+/// The backends, such as `InMemoryNotificationBackend`, are in the NotificationClients module.
 ///
 /// A shell embeds it with `Scope` and handles its ``Action/delegate(_:)`` actions: navigation,
 /// the unread count for a badge, banners to present and errors.

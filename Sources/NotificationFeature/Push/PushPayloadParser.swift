@@ -5,8 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// let payload = Data(
-///   #"{"aps":{"alert":{"title":"Ping","body":"Hi"}},"id":"n1","type":"ping","pingId":"p1","#
-///     + #""contactId":"c1"}"#.utf8)
+///   (#"{"aps":{"alert":{"title":"Ping","body":"Hi"}},"id":"n1","type":"ping","pingId":"p1","#
+///     + #""contactId":"c1"}"#).utf8)
 /// let notification = try PushPayloadParser.parse(payload, receivedAt: .now)
 /// notification.target   // .ping(pingID: "p1", contactID: "c1")
 /// ```
