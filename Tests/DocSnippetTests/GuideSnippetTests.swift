@@ -145,7 +145,7 @@ struct GuideParsingTests {
 }
 
 struct DocCommentSnippetTests {
-  @Test func everyDocCommentSnippetOfTheAPIReferenceIsCompiled() throws {
+  @Test func everyDocCommentSnippetOfTheLibrariesIsCompiled() throws {
     let problems = try DocComments.problems()
     #expect(problems.isEmpty, "\(problems.count) blocks:\n\n\(problems.joined(separator: "\n\n"))")
   }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The code blocks of the `///` comments that the API reference (the DocC catalogs) shows.
+/// The code blocks of the `///` comments of the library modules: the API reference.
 ///
 /// A doc comment cannot include a file, so each block must instead equal, line for line, a
 /// snippet of a file in this target, which compiles and runs with the tests.
@@ -11,7 +11,7 @@ enum DocComments {
     if let list = ProcessInfo.processInfo.environment["LOOM_DOC_MODULES"] {
       return list.split(separator: ",").map(String.init)
     }
-    return ["Loom", "LoomTesting"]
+    return ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"]
   }
 
   struct Block: Equatable {
