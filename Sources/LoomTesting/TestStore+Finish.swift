@@ -4,6 +4,10 @@ extension TestStore {
   /// Waits until every effect in flight has finished; fails if they are still running after
   /// `timeout`, or at once if every one of them waits on a test clock.
   ///
+  /// Effects that were cancelled stop on their own, so when only they are left, the wait goes
+  /// on for up to ``cancelledEffectsGracePeriod`` more: on a loaded machine a cancelled task
+  /// can take a while to be scheduled and unwind.
+  ///
   /// ```swift
   /// await store.send(.stopTapped)
   /// await store.finish()
@@ -16,10 +20,16 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    var deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    var hasExtendedForCancelledEffects = false
     while hooks.inFlightEffectCount > 0 {
       switch await awaitProgress(until: deadline) {
       case .activity, .noEffects:
+        continue
+      case .timedOut
+      where !hasExtendedForCancelledEffects && hooks.effectsInFlight.allSatisfy(\.isCancelled):
+        hasExtendedForCancelledEffects = true
+        deadline = ContinuousClock.now + Self.cancelledEffectsGracePeriod
         continue
       case .idle:
         fail(
@@ -31,11 +41,15 @@ extension TestStore {
           """,
           at: callSite)
         return
+      case .timedOut where hooks.inFlightEffectCount == 0:
+        // They finished just as the wait ran out.
+        break
       case .timedOut:
         fail(
           """
           Expected effects to finish, but they were still running after \
-          \(timeout ?? self.timeout).
+          \(timeout ?? self.timeout)\(hasExtendedForCancelledEffects
+            ? " (and \(Self.cancelledEffectsGracePeriod) more, as they were all cancelled)" : "").
 
           Effects in flight:
           \(describeEffectsInFlight())
@@ -46,6 +60,10 @@ extension TestStore {
     }
     reportRuntimeIssues(at: callSite)
   }
+
+  /// How much longer ``finish(timeout:fileID:filePath:line:column:)`` waits when only cancelled
+  /// effects are left in flight.
+  public static var cancelledEffectsGracePeriod: Duration { .seconds(15) }
 
   /// Drops the actions received so far without asserting them.
   ///

@@ -116,6 +116,7 @@ extension TestStore {
     reportRuntimeIssues(at: callSite)
     var description: String { describeExpected() }
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
+    var hasTimedOut = false
     while true {
       if exhaustivity.isExhaustive, let first = received.first {
         received.removeFirst()
@@ -174,6 +175,9 @@ extension TestStore {
           """,
           at: callSite)
         return
+      case .timedOut where !hasTimedOut:
+        // The action may have arrived just as the wait ran out: look once more before failing.
+        hasTimedOut = true
       case .timedOut:
         fail(
           """
