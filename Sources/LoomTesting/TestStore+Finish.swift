@@ -45,11 +45,13 @@ extension TestStore {
         // They finished just as the wait ran out.
         break
       case .timedOut:
+        let grace =
+          hasExtendedForCancelledEffects
+          ? " (and \(Self.cancelledEffectsGracePeriod) more, as they were all cancelled)" : ""
         fail(
           """
           Expected effects to finish, but they were still running after \
-          \(timeout ?? self.timeout)\(hasExtendedForCancelledEffects
-            ? " (and \(Self.cancelledEffectsGracePeriod) more, as they were all cancelled)" : "").
+          \(timeout ?? self.timeout)\(grace).
 
           Effects in flight:
           \(describeEffectsInFlight())

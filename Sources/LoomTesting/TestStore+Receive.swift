@@ -197,8 +197,7 @@ extension TestStore {
     hooks.effectsInFlight.map { effect in
       let origin = effect.origin
       let location = origin.line == 0 ? "" : " at \(origin.fileID):\(origin.line)"
-      let ancestors = origin.chain.dropFirst().map { describe($0.action) }
-      let history = ancestors.isEmpty ? "" : ", which came from \(ancestors.joined(separator: " ← "))"
+      let history = describeAncestors(of: origin)
       let status =
         effect.isCancelled
         ? " (cancelled, still stopping)"

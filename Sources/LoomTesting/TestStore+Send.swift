@@ -179,8 +179,13 @@ extension TestStore {
       origin.line == 0
       ? "sent by .send from \(describe(origin.action))"
       : "from an effect of \(describe(origin.action)) at \(origin.fileID):\(origin.line)"
+    return " (\(source)\(describeAncestors(of: origin)))"
+  }
+
+  /// `, which came from .b ← .a`: the actions that led to the one that started `origin`, most
+  /// recent first; empty when a test sent it.
+  func describeAncestors(of origin: EffectOrigin<Action>) -> String {
     let ancestors = origin.chain.dropFirst().map { describe($0.action) }
-    guard !ancestors.isEmpty else { return " (\(source))" }
-    return " (\(source), which came from \(ancestors.joined(separator: " ← ")))"
+    return ancestors.isEmpty ? "" : ", which came from \(ancestors.joined(separator: " ← "))"
   }
 }
