@@ -39,8 +39,12 @@ struct TestServer {
   /// closes the connection (or 15 seconds pass). The blocking socket work runs on its own
   /// thread, never on the concurrency pool the server's handlers need.
   func raw(_ bytes: [UInt8]) async -> String {
-    let port = port
-    return await withCheckedContinuation { continuation in
+    await Self.raw(bytes, port: port)
+  }
+
+  /// ``raw(_:)`` for a server that is not a `TestServer`.
+  static func raw(_ bytes: [UInt8], port: Int) async -> String {
+    await withCheckedContinuation { continuation in
       let thread = Thread { continuation.resume(returning: Self.rawBlocking(bytes, port: port)) }
       thread.start()
     }

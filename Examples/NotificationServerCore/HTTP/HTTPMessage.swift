@@ -3,7 +3,7 @@ import Foundation
 /// A parsed HTTP/1.1 request.
 ///
 /// ```swift
-/// if request.method == "GET", request.path == "/health" { … }
+/// if request.method == "GET", request.path == "/health" { return .text("ok", status: 200) }
 /// ```
 public struct HTTPRequest: Sendable {
   public var method: String

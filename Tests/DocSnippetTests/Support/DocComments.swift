@@ -1,17 +1,18 @@
 import Foundation
 
-/// The code blocks of the `///` comments of the library modules: the API reference.
+/// The code blocks of the `///` comments of the libraries and examples: the API reference.
 ///
 /// A doc comment cannot include a file, so each block must instead equal, line for line, a
-/// snippet of a file in this target, which compiles and runs with the tests.
+/// snippet of a test file (usually in this target, or in the test target of the module it
+/// documents when only that one can import it), which compiles and runs with the tests.
 enum DocComments {
-  /// The modules whose doc comments must show compiled snippets; `LOOM_DOC_MODULES=A,B`
-  /// checks just those.
-  static var modules: [String] {
-    if let list = ProcessInfo.processInfo.environment["LOOM_DOC_MODULES"] {
+  /// The folders whose doc comments must show compiled snippets;
+  /// `LOOM_DOC_FOLDERS=Sources/Loom,Examples` checks just those.
+  static var folders: [String] {
+    if let list = ProcessInfo.processInfo.environment["LOOM_DOC_FOLDERS"] {
       return list.split(separator: ",").map(String.init)
     }
-    return ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"]
+    return ["Sources", "Examples", "Benchmarks"]
   }
 
   struct Block: Equatable {
@@ -52,26 +53,26 @@ enum DocComments {
     return blocks
   }
 
-  /// Every doc-comment block of ``modules`` that no snippet shows, as a sentence each.
+  /// Every doc-comment block under ``folders`` that no snippet shows, as a sentence each.
   static func problems() throws -> [String] {
     let snippets = try allSnippets()
     let shown = Set(snippets.map { $0.lines.joined(separator: "\n") })
     var problems: [String] = []
-    for path in try swiftFiles(under: modules.map { "Sources/\($0)" }) {
+    for path in try swiftFiles(under: folders) {
       for block in blocks(in: try Documentation.read(path), path: path)
       where !shown.contains(block.lines.joined(separator: "\n")) {
         problems.append(
-          "\(block.location): no snippet in Tests/DocSnippetTests shows this block:\n"
+          "\(block.location): no snippet under Tests/ shows this block:\n"
             + block.lines.map { "  \($0)" }.joined(separator: "\n"))
       }
     }
     return problems
   }
 
-  /// The snippets of every Swift file in this target.
+  /// The snippets of every test file.
   private static func allSnippets() throws -> [Snippet] {
     var snippets: [Snippet] = []
-    for path in try swiftFiles(under: ["Tests/DocSnippetTests"]) {
+    for path in try swiftFiles(under: ["Tests"]) {
       snippets += try Snippet.parse(Documentation.read(path), file: path).values
     }
     return snippets
