@@ -63,27 +63,8 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
 /// All state lives behind one lock; tasks are cancelled outside it.
 @usableFromInline
 final class EffectRuntime<Action: Sendable>: Sendable {
-  enum Kind: Sendable {
-    /// A `.run` operation.
-    case operation
-    /// A task that runs the steps of a `.concatenate` one after the other.
-    case sequence
-    /// A throttle window that is open.
-    case throttleWindow
-  }
-
-  struct Entry: Sendable {
-    var task: Task<Void, Never>?
-    var isCancelled = false
-    /// Whether the effect's task has begun running.
-    var hasStarted = false
-    var suspensions = 0
-    let kind: Kind
-    let keys: [CancelKey]
-    let path: ReducerPath
-    let group: EffectGroup
-    let origin: EffectOrigin<Action>
-  }
+  typealias Kind = EffectKind
+  typealias Entry = EffectEntry
 
   struct PendingThrottle: Sendable {
     var effect: Effect<Action>
@@ -93,15 +74,12 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     var origin: Action
   }
 
-  struct State: Sendable {
-    var nextID: UInt64 = 0
-    var entries: [UInt64: Entry] = [:]
-    var idsByKey: [CancelKey: [UInt64]] = [:]
-    /// Open throttle windows, with the effect held back for the end of the window.
-    var throttles: [CancelKey: PendingThrottle?] = [:]
-  }
-
-  let state = LockedState(State())
+  /// The in-flight effects. Not generic (origins are stored type-erased), so that the runtime's
+  /// bookkeeping is compiled once, specialized, instead of going through generic metadata on
+  /// every effect started, cancelled or finished.
+  let state = LockedState(EffectBook())
+  /// Open throttle windows, with the effect held back for the end of the window.
+  let throttles = LockedState<[CancelKey: PendingThrottle?]>([:])
   /// Called after every change a test store may be waiting for (an effect started, finished,
   /// suspended on a test clock, or resumed).
   ///
@@ -177,8 +155,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Returns the ids of the cancelled effects.
   @discardableResult
   func cancel(_ key: CancelKey) -> [UInt64] {
+    throttles.withLock { _ = $0.removeValue(forKey: key) }
     let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
-      state.throttles.removeValue(forKey: key)
       guard let ids = state.idsByKey.removeValue(forKey: key) else { return ([], []) }
       return (ids, ids.compactMap { state.markCancelled($0) })
     }
@@ -190,10 +168,12 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// effects.
   @discardableResult
   func cancel(under path: ReducerPath) -> [UInt64] {
-    let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
-      for key in state.throttles.keys where key.path.hasPrefix(path) {
-        state.throttles.removeValue(forKey: key)
+    throttles.withLock { throttles in
+      for key in throttles.keys where key.path.hasPrefix(path) {
+        throttles.removeValue(forKey: key)
       }
+    }
+    let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
       let ids = state.entries.compactMap { $0.value.path.hasPrefix(path) ? $0.key : nil }
       return (ids, ids.compactMap { state.markCancelled($0) })
     }
@@ -212,8 +192,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Cancels every effect.
   func cancelAll() {
+    throttles.withLock { $0.removeAll() }
     let tasks = state.withLock { state -> [Task<Void, Never>] in
-      state.throttles.removeAll()
       return Array(state.entries.keys).compactMap { state.markCancelled($0) }
     }
     for task in tasks { task.cancel() }
@@ -226,13 +206,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   func openThrottleWindow(
     _ key: CancelKey, latest: Bool, pending: @autoclosure () -> PendingThrottle
   ) -> Bool {
-    state.withLock { state in
-      guard let open = state.throttles[key] else {
-        state.throttles[key] = .some(nil)
+    throttles.withLock { throttles in
+      guard let open = throttles[key] else {
+        throttles[key] = .some(nil)
         return true
       }
       if latest || open == nil {
-        state.throttles[key] = .some(pending())
+        throttles[key] = .some(pending())
       }
       return false
     }
@@ -241,13 +221,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Closes the throttle window for `key` and returns the effect held back in it, if any. When
   /// there is one the window stays open for it.
   func closeThrottleWindow(_ key: CancelKey) -> PendingThrottle? {
-    state.withLock { state in
-      guard let open = state.throttles[key] else { return nil }
+    throttles.withLock { throttles in
+      guard let open = throttles[key] else { return nil }
       guard let pending = open else {
-        state.throttles.removeValue(forKey: key)
+        throttles.removeValue(forKey: key)
         return nil
       }
-      state.throttles[key] = .some(nil)
+      throttles[key] = .some(nil)
       return pending
     }
   }
@@ -262,9 +242,10 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Where the in-flight effects came from, oldest first.
   var inFlight: [InFlightEffect<Action>] {
     state.withLock { state in
-      state.entries.sorted { $0.key < $1.key }.map { _, entry in
-        InFlightEffect(
-          origin: entry.origin, isWaitingOnTestClock: entry.suspensions > 0,
+      state.entries.sorted { $0.key < $1.key }.compactMap { _, entry in
+        guard let origin = entry.origin as? EffectOrigin<Action> else { return nil }
+        return InFlightEffect(
+          origin: origin, isWaitingOnTestClock: entry.suspensions > 0,
           isCancelled: entry.isCancelled)
       }
     }
@@ -298,15 +279,45 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 }
 
-extension EffectRuntime.State {
+/// What an in-flight effect is.
+enum EffectKind: Sendable {
+  /// A `.run` operation.
+  case operation
+  /// A task that runs the steps of a `.concatenate` one after the other.
+  case sequence
+  /// A throttle window that is open.
+  case throttleWindow
+}
+
+/// One in-flight effect in a store's bookkeeping.
+struct EffectEntry: Sendable {
+  var task: Task<Void, Never>?
+  var isCancelled = false
+  /// Whether the effect's task has begun running.
+  var hasStarted = false
+  var suspensions = 0
+  let kind: EffectKind
+  let keys: [CancelKey]
+  let path: ReducerPath
+  let group: EffectGroup
+  /// The effect's `EffectOrigin<Action>`, erased so that the bookkeeping is not generic.
+  let origin: any Sendable
+}
+
+/// The bookkeeping of a store's in-flight effects, behind the runtime's lock.
+struct EffectBook: Sendable {
+  var nextID: UInt64 = 0
+  var entries: [UInt64: EffectEntry] = [:]
+  var idsByKey: [CancelKey: [UInt64]] = [:]
+
   /// Marks an entry cancelled and returns its task to cancel outside the lock.
-  fileprivate mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
+  mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
     guard entries[id] != nil else { return nil }
     entries[id]?.isCancelled = true
     return entries[id]?.task
   }
 
-  fileprivate mutating func removeKeys(of entry: EffectRuntime.Entry, id: UInt64) {
+  mutating func removeKeys(of entry: EffectEntry, id: UInt64) {
     for key in entry.keys {
       guard var ids = idsByKey[key] else { continue }
       ids.removeAll { $0 == id }
