@@ -60,7 +60,8 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
 /// and reducer paths, which are waiting on a test clock, and the throttle windows that are open.
 ///
 /// Owned by one root store, never shared between stores, so two stores never cancel each other.
-/// All state lives behind one lock; tasks are cancelled outside it.
+/// The bookkeeping lives behind one lock and the throttle windows behind another; tasks are
+/// cancelled outside them.
 @usableFromInline
 final class EffectRuntime<Action: Sendable>: Sendable {
   typealias Kind = EffectKind
