@@ -25,7 +25,8 @@ public final class InMemoryNotificationBackend: Sendable {
   }
 
   struct State {
-    var notifications: [NotificationData]
+    /// Newest first; by id, so each call finds its notification in O(1).
+    var notifications: IdentifiedArrayOf<NotificationData>
     var cursor = 0
     var faults = Faults()
     var random: SeededRandomNumberGenerator
@@ -44,14 +45,14 @@ public final class InMemoryNotificationBackend: Sendable {
   ) {
     self.state = LockedState(
       State(
-        notifications: seed.sorted(by: NotificationData.isOrderedBefore),
+        notifications: IdentifiedArray(seed.sorted(by: NotificationData.isOrderedBefore), id: \.id),
         random: SeededRandomNumberGenerator(seed: randomSeed)))
     self.clock = clock
   }
 
   /// The notifications the backend holds, newest first.
   public var notifications: [NotificationData] {
-    state.withLock { $0.notifications }
+    state.withLock { $0.notifications.elements }
   }
 
   /// Changes the injected faults.
@@ -67,8 +68,8 @@ public final class InMemoryNotificationBackend: Sendable {
   /// Adds a notification as if another device created it, telling live listeners.
   public func insert(_ notification: NotificationData) {
     state.withLock { state in
-      state.notifications.removeAll { $0.id == notification.id }
-      state.notifications.append(notification)
+      _ = state.notifications.remove(id: notification.id)
+      _ = state.notifications.append(notification)
       state.notifications.sort(by: NotificationData.isOrderedBefore)
       Self.record(.inserted(notification), in: &state)
     }
@@ -81,7 +82,7 @@ public final class InMemoryNotificationBackend: Sendable {
         try await self.call()
         return self.state.withLock { state in
           let start = request.cursor.flatMap(Int.init) ?? request.offset ?? 0
-          let items = Array(state.notifications.dropFirst(start).prefix(request.limit))
+          let items = Array(state.notifications.elements.dropFirst(start).prefix(request.limit))
           let end = start + items.count
           let hasMore = end < state.notifications.count
           return NotificationPage(items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore)
@@ -108,21 +109,20 @@ public final class InMemoryNotificationBackend: Sendable {
       markAllAsRead: { ids in
         try await self.call()
         self.state.withLock { state in
-          for index in state.notifications.indices
-          where ids.map({ $0.contains(state.notifications[index].id) }) ?? true {
-            guard !state.notifications[index].isRead else { continue }
-            state.notifications[index].isRead = true
-            Self.record(.updated(state.notifications[index]), in: &state)
+          for var notification in state.notifications.elements
+          where !notification.isRead && ids.map({ $0.contains(notification.id) }) ?? true {
+            notification.isRead = true
+            state.notifications[id: notification.id] = notification
+            Self.record(.updated(notification), in: &state)
           }
         }
       },
       delete: { id in
         try await self.call()
         try self.state.withLock { state in
-          guard state.notifications.contains(where: { $0.id == id }) else {
+          guard state.notifications.remove(id: id) != nil else {
             throw UserFacingError.notFound
           }
-          state.notifications.removeAll { $0.id == id }
           Self.record(.deleted(id: id), in: &state)
         }
       },
@@ -139,11 +139,12 @@ public final class InMemoryNotificationBackend: Sendable {
   private func update(_ id: String, _ change: (inout NotificationData) -> Void) async throws {
     try await call()
     try state.withLock { state in
-      guard let index = state.notifications.firstIndex(where: { $0.id == id }) else {
+      guard var notification = state.notifications[id: id] else {
         throw UserFacingError.notFound
       }
-      change(&state.notifications[index])
-      Self.record(.updated(state.notifications[index]), in: &state)
+      change(&notification)
+      state.notifications[id: id] = notification
+      Self.record(.updated(notification), in: &state)
     }
   }
 
