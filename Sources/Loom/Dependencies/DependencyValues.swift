@@ -33,6 +33,13 @@ public struct DependencyValues: Sendable {
     return values
   }()
 
+  /// Runs `operation` with `values` as the current task's dependencies (for inlinable callers,
+  /// which cannot name the task-local's projection).
+  @usableFromInline
+  static func withCurrent<R>(_ values: DependencyValues, operation: () throws -> R) rethrows -> R {
+    try $current.withValue(values, operation: operation)
+  }
+
   /// Values set explicitly for dependency keys, by the key type's identity.
   var storage: [ObjectIdentifier: any Sendable] = [:] {
     didSet { isProcessDefault = false }

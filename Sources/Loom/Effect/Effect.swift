@@ -16,6 +16,7 @@
 ///   .cancellable(id: CancelID.refresh, cancelInFlight: true)
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
+  @usableFromInline
   indirect enum Operation: Sendable {
     /// No work.
     case none
@@ -45,15 +46,18 @@ public struct Effect<Action: Sendable>: Sendable {
   ///
   /// Both run on the actor of the task that calls them: the store starts them on the main
   /// actor, so sending an action back never switches threads.
+  @usableFromInline
   struct Run: Sendable {
+    @usableFromInline
     typealias Operation = nonisolated(nonsending) @Sendable (Send<Action>) async throws -> Void
+    @usableFromInline
     typealias Handler = nonisolated(nonsending) @Sendable (any Error, Send<Action>) async -> Void
 
-    let priority: TaskPriority?
-    let operation: Operation
-    let handler: Handler?
-    let fileID: StaticString
-    let line: UInt
+    @usableFromInline let priority: TaskPriority?
+    @usableFromInline let operation: Operation
+    @usableFromInline let handler: Handler?
+    @usableFromInline let fileID: StaticString
+    @usableFromInline let line: UInt
 
     /// Spelled out (rather than the memberwise initializer) so closure literals passed here are
     /// inferred `nonisolated(nonsending)` and run on the caller's actor.
@@ -73,11 +77,13 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// A throttled effect and the window that throttles it.
+  @usableFromInline
   struct Throttle: Sendable {
-    let id: EffectID
-    let latest: Bool
-    let sleep: Sleep
+    @usableFromInline let id: EffectID
+    @usableFromInline let latest: Bool
+    @usableFromInline let sleep: Sleep
 
+    @usableFromInline
     typealias Sleep = nonisolated(nonsending) @Sendable () async throws -> Void
 
     init(id: EffectID, latest: Bool, sleep: @escaping Sleep, effect: Effect) {
@@ -86,10 +92,10 @@ public struct Effect<Action: Sendable>: Sendable {
       self.sleep = sleep
       self.effect = effect
     }
-    let effect: Effect
+    @usableFromInline let effect: Effect
   }
 
-  let operation: Operation
+  @usableFromInline let operation: Operation
 
   init(operation: Operation) {
     self.operation = operation

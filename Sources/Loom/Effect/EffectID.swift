@@ -1,5 +1,6 @@
 /// A type-erased, sendable, hashable value: the identity of a cancellable effect or of one step
 /// in a reducer path.
+@usableFromInline
 struct EffectID: Hashable, Sendable {
   let base: any Hashable & Sendable
 
@@ -11,11 +12,13 @@ struct EffectID: Hashable, Sendable {
     }
   }
 
+  @usableFromInline
   static func == (lhs: Self, rhs: Self) -> Bool {
     func isEqual<T: Hashable>(_ lhs: T) -> Bool { (rhs.base as? T) == lhs }
     return isEqual(lhs.base)
   }
 
+  @usableFromInline
   func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(type(of: base)))
     hasher.combine(base)
@@ -34,9 +37,16 @@ struct KeyPathID: Hashable, @unchecked Sendable {
 
 /// The path from the root reducer to the reducer that returned an effect: one `EffectID` per
 /// `Scope`, `ifLet`, `forEach` element or `ifCaseLet` crossed on the way down.
+@usableFromInline
 struct ReducerPath: Hashable, Sendable {
-  var components: [EffectID] = []
+  @usableFromInline var components: [EffectID] = []
 
+  @usableFromInline
+  init(components: [EffectID] = []) {
+    self.components = components
+  }
+
+  @usableFromInline
   func appending(_ component: EffectID) -> ReducerPath {
     ReducerPath(components: components + [component])
   }
@@ -48,7 +58,14 @@ struct ReducerPath: Hashable, Sendable {
 
 /// An effect id qualified by the reducer path that used it, so that two features using the same
 /// id never cancel each other.
+@usableFromInline
 struct CancelKey: Hashable, Sendable {
-  let path: ReducerPath
-  let id: EffectID
+  @usableFromInline let path: ReducerPath
+  @usableFromInline let id: EffectID
+
+  @usableFromInline
+  init(path: ReducerPath, id: EffectID) {
+    self.path = path
+    self.id = id
+  }
 }

@@ -35,6 +35,7 @@ final class EffectGroup: Sendable {
   }
 
   /// Suspends until no effect of the group is in flight.
+  @usableFromInline
   nonisolated(nonsending) func wait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let isDone = state.withLock { state -> Bool in

@@ -64,15 +64,28 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
 /// cancelled outside them.
 @usableFromInline
 final class EffectRuntime<Action: Sendable>: Sendable {
-  typealias Kind = EffectKind
+  @usableFromInline typealias Kind = EffectKind
   typealias Entry = EffectEntry
 
+  @usableFromInline
   struct PendingThrottle: Sendable {
-    var effect: Effect<Action>
-    var group: EffectGroup
-    var dependencies: DependencyValues
-    var keys: [CancelKey]
-    var origin: Action
+    @usableFromInline var effect: Effect<Action>
+    @usableFromInline var group: EffectGroup
+    @usableFromInline var dependencies: DependencyValues
+    @usableFromInline var keys: [CancelKey]
+    @usableFromInline var origin: Action
+
+    @usableFromInline
+    init(
+      effect: Effect<Action>, group: EffectGroup, dependencies: DependencyValues,
+      keys: [CancelKey], origin: Action
+    ) {
+      self.effect = effect
+      self.group = group
+      self.dependencies = dependencies
+      self.keys = keys
+      self.origin = origin
+    }
   }
 
   /// The in-flight effects. Not generic (origins are stored type-erased), so that the runtime's
@@ -106,6 +119,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   // MARK: Registering
 
   /// Registers an effect before its task exists, so it can be cancelled before it starts.
+  @usableFromInline
   func register(
     kind: Kind, keys: [CancelKey], path: ReducerPath, group: EffectGroup,
     origin: EffectOrigin<Action>
@@ -124,6 +138,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Gives a registered effect its task; cancels the task at once if the effect was cancelled
   /// in the meantime.
+  @usableFromInline
   func attach(_ task: Task<Void, Never>, to id: UInt64) {
     let isCancelled = state.withLock { state -> Bool in
       guard state.entries[id] != nil else { return false }
@@ -134,6 +149,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Removes a finished effect from the bookkeeping.
+  @usableFromInline
   func complete(_ id: UInt64) {
     let entry = state.withLock { state -> Entry? in
       guard let entry = state.entries.removeValue(forKey: id) else { return nil }
@@ -145,6 +161,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Records that an effect's task has begun running.
+  @usableFromInline
   func markStarted(_ id: UInt64) {
     state.withLock { $0.entries[id]?.hasStarted = true }
     notifyActivity()
@@ -155,6 +172,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Cancels the effects registered under `key` and drops a throttled effect waiting on it.
   /// Returns the ids of the cancelled effects.
   @discardableResult
+  @usableFromInline
   func cancel(_ key: CancelKey) -> [UInt64] {
     throttles.withLock { _ = $0.removeValue(forKey: key) }
     let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
@@ -168,6 +186,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Cancels every effect started at `path` or below it. Returns the ids of the cancelled
   /// effects.
   @discardableResult
+  @usableFromInline
   func cancel(under path: ReducerPath) -> [UInt64] {
     throttles.withLock { throttles in
       for key in throttles.keys where key.path.hasPrefix(path) {
@@ -183,6 +202,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Cancels every effect of a group.
+  @usableFromInline
   func cancel(group: EffectGroup) {
     let tasks = state.withLock { state -> [Task<Void, Never>] in
       let ids = state.entries.compactMap { $0.value.group === group ? $0.key : nil }
@@ -204,6 +224,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Opens a throttle window for `key` and returns `true`, or, if one is open, holds the effect
   /// back for the end of the window and returns `false`.
+  @usableFromInline
   func openThrottleWindow(
     _ key: CancelKey, latest: Bool, pending: @autoclosure () -> PendingThrottle
   ) -> Bool {
@@ -221,6 +242,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Closes the throttle window for `key` and returns the effect held back in it, if any. When
   /// there is one the window stays open for it.
+  @usableFromInline
   func closeThrottleWindow(_ key: CancelKey) -> PendingThrottle? {
     throttles.withLock { throttles in
       guard let open = throttles[key] else { return nil }
@@ -281,6 +303,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 }
 
 /// What an in-flight effect is.
+@usableFromInline
 enum EffectKind: Sendable {
   /// A `.run` operation.
   case operation
@@ -329,23 +352,28 @@ struct EffectBook: Sendable {
 
 /// Connects one in-flight effect task to the runtime, so a test clock can tell it when the task
 /// waits on it.
+@usableFromInline
 final class EffectHandle<Action: Sendable>: SuspensionObserver {
   let id: UInt64
   let runtime: EffectRuntime<Action>
 
+  @usableFromInline
   init(id: UInt64, runtime: EffectRuntime<Action>) {
     self.id = id
     self.runtime = runtime
   }
 
+  @usableFromInline
   func willSuspend() {
     runtime.suspensionChanged(id, by: 1)
   }
 
+  @usableFromInline
   func didResume() {
     runtime.suspensionChanged(id, by: -1)
   }
 
+  @usableFromInline
   var isSettled: Bool {
     runtime.state.withLock { state in
       guard let entry = state.entries[id] else { return true }

@@ -223,7 +223,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     startRoot(effect, group: &group, action: action, origin: origin)
   }
 
-  @usableFromInline
+  @inlinable
   func startRoot(
     _ effect: Effect<Action>, group: inout EffectGroup?, action: Action,
     origin: EffectOrigin<Action>?
@@ -239,20 +239,23 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   /// Where the action whose effects are being started came from, so each effect's origin can
   /// carry the chain of actions that led to it.
-  private var currentOrigin: EffectOrigin<Action>? {
+  @usableFromInline
+  var currentOrigin: EffectOrigin<Action>? {
     get { storage.pointee.currentOrigin }
     set { storage.pointee.currentOrigin = newValue }
   }
 
   /// Receives an action from an effect.
-  private func receive(
+  @inlinable
+  func receive(
     _ action: Action, group: EffectGroup, origin: EffectOrigin<Action>, effectID: UInt64
   ) {
     _ = send(action, group: group, origin: origin, effectID: effectID)
   }
 
   /// Remembers cancelled effects whose actions may still wait in the queue, so they are dropped.
-  private func dropQueuedActions(of cancelled: [UInt64]) {
+  @inlinable
+  func dropQueuedActions(of cancelled: [UInt64]) {
     guard storage.pointee.isSending, !storage.pointee.queue.isEmpty, !cancelled.isEmpty else {
       return
     }
@@ -262,6 +265,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   // MARK: Starting effects
 
   /// Interprets an effect tree: queues synchronous sends, registers and starts tasks, cancels.
+  @inlinable
   func start(
     _ effect: Effect<Action>,
     group: EffectGroup,
@@ -327,7 +331,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     }
   }
 
-  private func startRun(
+  @inlinable
+  func startRun(
     _ run: Effect<Action>.Run,
     group: EffectGroup,
     path: ReducerPath,
@@ -346,8 +351,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     }
     // The task inherits the dependencies and the suspension observer bound here, and starts
     // running at once, on the main actor, until its first suspension.
-    let task = DependencyValues.$current.withValue(dependencies) {
-      Suspension.$observer.withValue(handle) {
+    let task = DependencyValues.withCurrent(dependencies) {
+      Suspension.withObserver(handle) {
         Task.immediate(priority: run.priority) { @MainActor in
           runtime.markStarted(id)
           do {
@@ -369,7 +374,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     runtime.attach(task, to: id)
   }
 
-  private static func reportUnhandled(
+  @usableFromInline
+  static func reportUnhandled(
     _ error: any Error, from action: Action, run: Effect<Action>.Run,
     to dependencies: DependencyValues
   ) {
@@ -389,7 +395,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     )
   }
 
-  private func startSequence(
+  @inlinable
+  func startSequence(
     _ effects: [Effect<Action>],
     group: EffectGroup,
     path: ReducerPath,
@@ -426,7 +433,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     runtime.attach(task, to: id)
   }
 
-  private func startThrottle(
+  @inlinable
+  func startThrottle(
     _ throttle: Effect<Action>.Throttle,
     group: EffectGroup,
     path: ReducerPath,
@@ -451,7 +459,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       startedBy: action)
   }
 
-  private func startThrottleWindow(
+  @inlinable
+  func startThrottleWindow(
     _ key: CancelKey,
     sleep: @escaping Effect<Action>.Throttle.Sleep,
     group: EffectGroup,
@@ -474,7 +483,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     }
     // The window's sleep reports its suspension on a test clock through the handle.
     let handle = EffectHandle(id: id, runtime: runtime)
-    let task = Suspension.$observer.withValue(handle) {
+    let task = Suspension.withObserver(handle) {
       Task.immediate { @MainActor in
         runtime.markStarted(id)
         let elapsed: Bool
