@@ -64,10 +64,10 @@ extension UUID {
   /// `00000000-0000-0000-0000-00000000000A`.
   ///
   /// ```swift
-  /// let store = TestStore(initialState: Todos.State()) { Todos() } withDependencies: {
+  /// let store = TestStore(initialState: Reminders.State()) { Reminders() } withDependencies: {
   ///   $0.uuid = .incrementing
   /// }
-  /// await store.send(.addTapped) { $0.todos = [Todo(id: UUID(0))] }
+  /// await store.send(.addTapped) { $0.reminders = [Reminder(id: UUID(0))] }
   /// ```
   public init(_ value: UInt64) {
     func byte(_ index: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }

@@ -173,13 +173,13 @@ enum DependencyDocs {
 }
 
 enum GeneratorDocs {
-  struct Todo: Equatable, Identifiable { let id: UUID }
-  struct Todos: Reducer {
-    struct State: Equatable { var todos: [Todo] = [] }
+  struct Reminder: Equatable, Identifiable { let id: UUID }
+  struct Reminders: Reducer {
+    struct State: Equatable { var reminders: [Reminder] = [] }
     enum Action: Sendable, Equatable { case addTapped }
     @Dependency(\.uuid) var uuid
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
-      state.todos.append(Todo(id: uuid()))
+      state.reminders.append(Reminder(id: uuid()))
       return .none
     }
   }
@@ -187,10 +187,10 @@ enum GeneratorDocs {
   @MainActor
   @Test static func anIncrementingUUIDIsPredictable() async {
     // snippet: UUID.init
-    let store = TestStore(initialState: Todos.State()) { Todos() } withDependencies: {
+    let store = TestStore(initialState: Reminders.State()) { Reminders() } withDependencies: {
       $0.uuid = .incrementing
     }
-    await store.send(.addTapped) { $0.todos = [Todo(id: UUID(0))] }
+    await store.send(.addTapped) { $0.reminders = [Reminder(id: UUID(0))] }
     // snippet: end
   }
 
