@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NotificationServerCore
+import NotificationServerCore
 
 struct HTTPParserTests {
   @Test func aCompleteRequestIsParsedWithItsQueryAndBody() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NotificationClients
+import NotificationClients
 
 struct LossyDecodingTests {
   @Test func oneBadItemIsReportedAndSkippedNotFatalToThePage() throws {

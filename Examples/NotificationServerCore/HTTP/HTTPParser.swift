@@ -31,14 +31,16 @@ public enum HTTPParseError: Error, Equatable, Sendable {
 }
 
 /// Parses HTTP/1.1 requests from bytes, incrementally: feed it what arrived and ask for a
-/// request; it never traps on garbage.
-struct HTTPParser {
-  var maximumHeaderBytes = 16 * 1024
-  var maximumBodyBytes = 1024 * 1024
+/// request; it never traps on garbage. Package-visible so its tests need no `@testable import`.
+package struct HTTPParser {
+  package var maximumHeaderBytes = 16 * 1024
+  package var maximumBodyBytes = 1024 * 1024
+
+  package init() {}
 
   /// Parses one request from the start of `buffer`. Returns `nil` when more bytes are needed,
   /// or the request and how many bytes it used.
-  func parse(_ buffer: [UInt8]) throws(HTTPParseError) -> (HTTPRequest, Int)? {
+  package func parse(_ buffer: [UInt8]) throws(HTTPParseError) -> (HTTPRequest, Int)? {
     guard let headerEnd = Self.find([13, 10, 13, 10], in: buffer) else {
       if buffer.count > maximumHeaderBytes { throw .headersTooLarge }
       return nil
@@ -79,7 +81,7 @@ struct HTTPParser {
     return (request, bodyStart + length)
   }
 
-  static func split(_ target: String) -> (String, [String: String]) {
+  package static func split(_ target: String) -> (String, [String: String]) {
     let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     let path = String(parts[0]).removingPercentEncoding ?? String(parts[0])
     var query: [String: String] = [:]
@@ -94,7 +96,7 @@ struct HTTPParser {
     return (path, query)
   }
 
-  static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+  package static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
     guard haystack.count >= needle.count else { return nil }
     for index in 0...(haystack.count - needle.count)
     where haystack[index] == needle[0] && Array(haystack[index..<(index + needle.count)]) == needle {

@@ -47,12 +47,12 @@ extension NotificationClient {
   }
 }
 
-/// A page decoded item by item.
-struct LossyPage: Decodable {
-  var items: [NotificationData] = []
-  var problems: [String] = []
-  var nextCursor: String?
-  var hasMore: Bool
+/// A page decoded item by item. Package-visible so its tests need no `@testable import`.
+package struct LossyPage: Decodable {
+  package var items: [NotificationData] = []
+  package var problems: [String] = []
+  package var nextCursor: String?
+  package var hasMore: Bool
 
   enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore }
 
@@ -68,7 +68,7 @@ struct LossyPage: Decodable {
     }
   }
 
-  init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     for item in try container.decode([Item].self, forKey: .items) {
       if let notification = item.notification { items.append(notification) }

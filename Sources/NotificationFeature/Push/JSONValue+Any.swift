@@ -19,7 +19,7 @@ extension JSONValue {
   ///   that is not JSON (a `Date`, `Data`, a non-finite number, a non-string key) or that is
   ///   nested too deeply.
   /// - Complexity: O(*n*) in the number of values.
-  init(any value: Any) throws(PushParseError) {
+  package init(any value: Any) throws(PushParseError) {
     self = try Self.convert(value, path: "", depth: 0)
   }
 

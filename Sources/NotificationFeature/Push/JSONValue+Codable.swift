@@ -6,7 +6,7 @@ extension JSONValue: Codable {
   ///
   /// - Throws: ``PushParseError/invalidField(_:reason:)`` when nested deeper than
   ///   ``maximumDepth``; decoding errors for anything that is not JSON.
-  init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     guard decoder.codingPath.count <= Self.maximumDepth else {
       throw PushParseError.invalidField(
         Self.path(decoder.codingPath),
@@ -38,7 +38,7 @@ extension JSONValue: Codable {
   }
 
   /// Encodes the value back to JSON (an exact integer as its digits).
-  func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {
     case .null: try container.encodeNil()
@@ -60,7 +60,7 @@ extension JSONValue: Codable {
   /// - Throws: ``PushParseError/notJSON`` for bytes that are not JSON (including text that is
   ///   not UTF-8); ``PushParseError/invalidField(_:reason:)`` for nesting that is too deep.
   /// - Complexity: O(*n*) in the size of `data`.
-  static func decode(_ data: Data) throws(PushParseError) -> JSONValue {
+  package static func decode(_ data: Data) throws(PushParseError) -> JSONValue {
     do {
       return try JSONDecoder().decode(JSONValue.self, from: data)
     } catch let error as PushParseError {

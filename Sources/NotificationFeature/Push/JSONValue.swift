@@ -10,7 +10,7 @@
 /// value["id"]       // .number(42, exactInteger: 42)
 /// value["isRead"]   // .bool(true)
 /// ```
-enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
   /// `null`.
   case null
   /// `true` or `false`.
@@ -36,13 +36,13 @@ enum JSONValue: Sendable, Hashable {
   /// ```swift
   /// root["aps"]?["alert"]
   /// ```
-  subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     if case .object(let object) = self { return object[key] }
     return nil
   }
 
   /// The members of an object; `nil` for any other value.
-  var objectValue: [String: JSONValue]? {
+  package var objectValue: [String: JSONValue]? {
     if case .object(let object) = self { return object }
     return nil
   }

@@ -8,7 +8,7 @@ import Foundation
 /// let fields = PushFields(root)
 /// fields.text("contactId")   // "c1", from the top level or from "data"
 /// ```
-struct PushFields {
+package struct PushFields {
   /// The top-level object.
   let root: [String: JSONValue]
   /// The `data` object, if there is one.
@@ -18,7 +18,7 @@ struct PushFields {
   /// FCM's `notification` object (`title`, `body`), if there is one.
   let notification: [String: JSONValue]?
 
-  init(_ root: [String: JSONValue]) {
+  package init(_ root: [String: JSONValue]) {
     self.root = root
     self.data = root["data"]?.objectValue
     self.aps = root["aps"]?.objectValue
@@ -41,7 +41,7 @@ struct PushFields {
   }
 
   /// A string or number as text (see ``JSONValue/text``); `nil` for anything else.
-  func text(_ key: String) -> String? {
+  package func text(_ key: String) -> String? {
     value(key)?.text
   }
 

@@ -1,9 +1,9 @@
 // The snippets of the doc comments of Sources/NotificationFeature/Push. JSONValue and PushFields
-// are internal, so this file imports the module for testing.
+// are package-visible: tests use them, apps cannot.
 
 import Foundation
 import Loom
-@testable import NotificationFeature
+import NotificationFeature
 import Testing
 
 struct PushDocSnippets {
