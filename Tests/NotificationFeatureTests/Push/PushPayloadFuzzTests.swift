@@ -1,4 +1,5 @@
 import Foundation
+import Loom
 import NotificationFeature
 import Testing
 
@@ -6,18 +7,6 @@ import Testing
 /// parses or throws a `PushParseError`, and whatever parses obeys the rules and survives a
 /// round trip through the notification's JSON.
 struct PushPayloadFuzzTests {
-  /// SplitMix64: small, fast and the same on every platform, so a failure can be replayed.
-  struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let corpus: [String] = [
     #"{"aps":{"alert":{"title":"T","body":"B"},"thread-id":"t","interruption-level":"passive"},"#
       + #""id":"n1","type":"ping","pingId":"p1","contactId":"c1","#
@@ -40,7 +29,7 @@ struct PushPayloadFuzzTests {
     #"{"kind":"ping"}"#, String(repeating: "[", count: 80),
   ]
 
-  static func mutate(_ text: String, using random: inout SeededGenerator) -> Data {
+  static func mutate(_ text: String, using random: inout SeededRandomNumberGenerator) -> Data {
     var bytes = Array(text.utf8)
     for _ in 0..<Int.random(in: 1...3, using: &random) {
       let position = Int.random(in: 0...bytes.count, using: &random)
@@ -64,7 +53,7 @@ struct PushPayloadFuzzTests {
   }
 
   /// A random object over the keys the parser reads, with values of every JSON kind.
-  static func randomObject(depth: Int = 0, using random: inout SeededGenerator) -> [String: Any] {
+  static func randomObject(depth: Int = 0, using random: inout SeededRandomNumberGenerator) -> [String: Any] {
     let keys = [
       "id", "notificationId", "type", "title", "body", "message", "timestamp", "isRead",
       "priority", "threadId", "contactId", "alertId", "pingId", "target", "details", "aps",
@@ -78,7 +67,7 @@ struct PushPayloadFuzzTests {
     return object
   }
 
-  static func randomValue(depth: Int, using random: inout SeededGenerator) -> Any {
+  static func randomValue(depth: Int, using random: inout SeededRandomNumberGenerator) -> Any {
     let strings = [
       "", " ", "n1", "ping", "alert", "check_in", "high", "passive", "true", "0", "1700000000",
       "2023-11-14T22:00:00Z", "👩‍👩‍👧", "a\nb\u{7}", "{\"kind\":\"alert\",\"alertId\":\"a\"}",
@@ -99,7 +88,7 @@ struct PushPayloadFuzzTests {
   }
 
   /// What every parsed notification must satisfy.
-  static func checkInvariants(_ notification: NotificationData, sourceLocation: SourceLocation) {
+  static func checkInvariants(_ notification: NotificationData, sourceLocation: Testing.SourceLocation) {
     #expect(
       !notification.id.isEmpty && notification.id.count <= 128, sourceLocation: sourceLocation)
     #expect(!notification.title.isEmpty, sourceLocation: sourceLocation)
@@ -126,7 +115,7 @@ struct PushPayloadFuzzTests {
   }
 
   @Test func twoThousandMutatedPayloadsParseOrThrowATypedError() {
-    var random = SeededGenerator(state: 20_231_114)
+    var random = SeededRandomNumberGenerator(seed: 20_231_114)
     var parsed = 0
     var rejected: [String: Int] = [:]
     for index in 0..<2_000 {
@@ -146,7 +135,7 @@ struct PushPayloadFuzzTests {
   }
 
   @Test func twoThousandRandomObjectsParseOrThrowBothAsBytesAndAsUserInfo() throws {
-    var random = SeededGenerator(state: 42)
+    var random = SeededRandomNumberGenerator(seed: 42)
     var parsed = 0
     for _ in 0..<2_000 {
       var object = Self.randomObject(using: &random)
