@@ -13,18 +13,23 @@ public struct TestFailure: Sendable, Equatable, CustomStringConvertible {
   public var location: Loom.SourceLocation
   /// The same file path as a static string, which XCTest needs.
   let staticFilePath: StaticString?
+  /// The framework of the test that created the test store, captured when it was created: a
+  /// failure reported at the end of the test may come from a context that no longer knows it.
+  let framework: TestFramework?
 
   /// Creates a failure.
   public init(message: String, location: Loom.SourceLocation) {
     self.message = message
     self.location = location
     self.staticFilePath = nil
+    self.framework = nil
   }
 
-  init(message: String, at callSite: CallSite) {
+  init(message: String, at callSite: CallSite, framework: TestFramework?) {
     self.message = message
     self.location = callSite.location
     self.staticFilePath = callSite.filePath
+    self.framework = framework
   }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -36,10 +41,12 @@ public struct TestFailure: Sendable, Equatable, CustomStringConvertible {
 
 /// Where a test store sends its failures.
 ///
-/// By default a failure is recorded with the test framework that is running the test: an
-/// `Issue.record` under Swift Testing, an `XCTFail` under XCTest, both at the line of the test
-/// that made the failing call. Tests of code built on the test store can route failures to a
-/// closure instead, to check the exact messages:
+/// By default a failure is recorded with the test framework that is running the test that
+/// created the store: an `Issue.record` under Swift Testing, an `XCTFail` under XCTest, both at
+/// the line of the test that made the failing call (for the end-of-test checks, the line that
+/// created the store or sent the action whose effect is still running). Tests of a test store
+/// itself can route failures to a closure instead, to check the exact messages; any other test
+/// should keep the default, so that what it forgets fails it:
 ///
 /// ```swift
 /// let store = TestStore(initialState: Counter.State()) { Counter() }
@@ -53,9 +60,10 @@ public struct TestFailureReporter: Sendable {
     Self(record: record)
   }
 
-  /// Records each failure with Swift Testing when a test is running, otherwise with XCTest.
+  /// Records each failure with the framework of the test that created the test store: Swift
+  /// Testing if a Swift Testing test was running then, otherwise XCTest.
   public static let testFramework = Self { failure in
-    if Test.current != nil {
+    if (failure.framework ?? .current) == .swiftTesting {
       Issue.record(
         Comment(rawValue: failure.message),
         sourceLocation: Testing.SourceLocation(
@@ -77,6 +85,15 @@ public struct TestFailureReporter: Sendable {
       print("Test failure: \(failure)")
     #endif
   }
+}
+
+/// The test framework a test runs under.
+enum TestFramework: Sendable {
+  case swiftTesting
+  case xcTest
+
+  /// Swift Testing if a Swift Testing test is running in the current task, otherwise XCTest.
+  static var current: Self { Test.current != nil ? .swiftTesting : .xcTest }
 }
 
 /// The place in a test that called a test store method, captured with default arguments.

@@ -1,8 +1,15 @@
 import Loom
 
 extension TestStore {
-  /// Waits until every effect in flight has finished; fails if they are still running after
-  /// `timeout`, or at once if every one of them waits on a test clock.
+  /// Ends the test explicitly: waits until every effect in flight has finished, then checks
+  /// that the test asserted every action the effects sent.
+  ///
+  /// In exhaustive mode (the default) it fails if effects are still running after `timeout`, at
+  /// once if every one of them waits on the test (a ``TestClock`` not advanced, a ``TestStream``
+  /// not yielded to, a ``TestContinuation`` not resumed), and if actions were received that the
+  /// test did not assert. These are the checks the store also makes when the test releases it;
+  /// calling `finish()` makes them at this line and waits for effects that need a moment to
+  /// finish (work off the main actor) instead of failing on them.
   ///
   /// Effects that were cancelled stop on their own, so when only they are left, the wait goes
   /// on for up to ``cancelledEffectsGracePeriod`` more: on a loaded machine a cancelled task
@@ -34,12 +41,14 @@ extension TestStore {
       case .idle:
         fail(
           """
-          Expected effects to finish, but every effect in flight is waiting on a test clock.
+          Expected effects to finish, but every effect in flight is waiting on \
+          \(describeWaits()). \(describeWhatToDo()), or cancel the effects.
 
           Effects in flight:
           \(describeEffectsInFlight())
           """,
           at: callSite)
+        reportUnassertedActions(at: callSite)
         return
       case .timedOut where hooks.inFlightEffectCount == 0:
         // They finished just as the wait ran out.
@@ -57,10 +66,24 @@ extension TestStore {
           \(describeEffectsInFlight())
           """,
           at: callSite)
+        reportUnassertedActions(at: callSite)
         return
       }
     }
+    reportUnassertedActions(at: callSite)
+  }
+
+  /// Reports runtime issues and, in exhaustive mode, the actions received and not asserted,
+  /// which then count as asserted, so they are reported once.
+  private func reportUnassertedActions(at callSite: CallSite) {
     reportRuntimeIssues(at: callSite)
+    guard exhaustivity.isExhaustive, !received.isEmpty else { return }
+    fail(
+      TestStoreLedger<State, Action>.unreceivedActionsMessage(
+        received.map { (action: $0.action, origin: $0.origin) }, when: "by the end of the test"),
+      at: callSite)
+    if let last = received.last { reference = last.state }
+    received.removeAll()
   }
 
   /// How much longer ``finish(timeout:fileID:filePath:line:column:)`` waits when only cancelled
@@ -103,34 +126,5 @@ extension TestStore {
     hooks.cancelAllEffects()
     await finish(fileID: fileID, filePath: filePath, line: line, column: column)
     reportRuntimeIssues(at: callSite)
-  }
-
-  /// The end-of-test checks: runtime issues, unasserted actions and effects still in flight.
-  func completeTest(at callSite: CallSite) {
-    reportRuntimeIssues(at: callSite)
-    if !received.isEmpty, exhaustivity.isExhaustive {
-      fail(
-        """
-        The store received \(received.count) unexpected \
-        \(received.count == 1 ? "action" : "actions") by the end of the test:
-
-        \(describeReceived())
-        """,
-        at: callSite)
-    }
-    if hooks.inFlightEffectCount > 0, exhaustivity.isExhaustive {
-      fail(
-        """
-        \(hooks.inFlightEffectCount) \(hooks.inFlightEffectCount == 1 ? "effect is" : "effects are") \
-        still running at the end of the test. Assert what they send, cancel them (for example \
-        with "await task.cancel()" on the task "send" returned), or call \
-        "skipInFlightEffects()".
-
-        Effects in flight:
-        \(describeEffectsInFlight())
-        """,
-        at: callSite)
-    }
-    hooks.cancelAllEffects()
   }
 }

@@ -23,9 +23,7 @@ extension TestStore where Action: Equatable {
     await receive(
       description: describe(expectedAction),
       matching: { $0 == expectedAction },
-      mismatch: { [unowned self] in
-        "\(self.diff(expectedAction, $0))\n\n(Expected: −, Received: +)"
-      },
+      mismatch: { "\(diff(expectedAction, $0))\n\n(Expected: −, Received: +)" },
       timeout: timeout, expectedChange: expectedChange,
       callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -49,7 +47,7 @@ extension TestStore {
     await receive(
       description: "an action of the expected case",
       matching: { casePath.extract(from: $0) != nil },
-      mismatch: { [unowned self] in "Received: \(self.describe($0))" },
+      mismatch: { "Received: \(describe($0))" },
       timeout: timeout, expectedChange: expectedChange,
       callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -73,11 +71,11 @@ extension TestStore {
     await receive(
       description: "an action of the expected case with payload \(describe(value))",
       matching: { casePath.extract(from: $0) == value },
-      mismatch: { [unowned self] action in
+      mismatch: { action in
         if let payload = casePath.extract(from: action) {
-          return "\(self.diff(value, payload))\n\n(Expected payload: −, Received: +)"
+          return "\(diff(value, payload))\n\n(Expected payload: −, Received: +)"
         }
-        return "Received: \(self.describe(action))"
+        return "Received: \(describe(action))"
       },
       timeout: timeout, expectedChange: expectedChange,
       callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -100,7 +98,7 @@ extension TestStore {
     await receive(
       description: "an action matching the predicate",
       matching: predicate,
-      mismatch: { [unowned self] in "Received: \(self.describe($0))" },
+      mismatch: { "Received: \(describe($0))" },
       timeout: timeout, expectedChange: expectedChange,
       callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -168,7 +166,7 @@ extension TestStore {
         fail(
           """
           Expected to receive \(description), but no effect can make progress: every effect \
-          in flight is waiting on a test clock. Advance the clock before receiving.
+          in flight is waiting on \(describeWaits()). \(describeWhatToDo()) before receiving.
 
           Effects in flight:
           \(describeEffectsInFlight())
@@ -194,16 +192,32 @@ extension TestStore {
   }
 
   func describeEffectsInFlight() -> String {
-    hooks.effectsInFlight.map { effect in
-      let origin = effect.origin
-      let location = origin.line == 0 ? "" : " at \(origin.fileID):\(origin.line)"
-      let history = describeAncestors(of: origin)
-      let status =
-        effect.isCancelled
-        ? " (cancelled, still stopping)"
-        : effect.isWaitingOnTestClock ? " (waiting on a test clock)" : ""
-      return "  • an effect of \(describe(origin.action))\(location)\(history)\(status)"
+    describeEffects(hooks.effectsInFlight)
+  }
+
+  /// What the effects in flight wait on: "a test clock", "a test clock or a test stream".
+  func describeWaits() -> String {
+    waitReasons().map(\.description).joined(separator: " or ")
+  }
+
+  /// What the test can do to move the waiting effects on: "Advance the clock".
+  func describeWhatToDo() -> String {
+    let actions = waitReasons().map { reason in
+      switch reason {
+      case .testClock: "advance the clock"
+      case .testStream: "yield to the stream (or finish it)"
+      case .testContinuation: "resume the continuation"
+      }
     }
-    .joined(separator: "\n")
+    let text = actions.joined(separator: ", or ")
+    return text.prefix(1).uppercased() + text.dropFirst()
+  }
+
+  private func waitReasons() -> [SuspensionReason] {
+    var reasons: [SuspensionReason] = []
+    for effect in hooks.effectsInFlight {
+      if let reason = effect.waitingOn, !reasons.contains(reason) { reasons.append(reason) }
+    }
+    return reasons
   }
 }

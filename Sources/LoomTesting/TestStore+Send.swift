@@ -43,6 +43,7 @@ extension TestStore {
     }
     stateAfterSentAction = nil
     let task = store.send(action)
+    ledger.recordSend(task, at: callSite)
     let actual = stateAfterSentAction ?? store.state
     assertState(
       actual, after: "sending \(describe(action))", expectedChange: expectedChange,
@@ -170,22 +171,6 @@ extension TestStore {
   }
 
   func describeReceived() -> String {
-    received.map { "  • \(describe($0.action))\(describeOrigin($0.origin))" }
-      .joined(separator: "\n")
-  }
-
-  func describeOrigin(_ origin: EffectOrigin<Action>) -> String {
-    let source =
-      origin.line == 0
-      ? "sent by .send from \(describe(origin.action))"
-      : "from an effect of \(describe(origin.action)) at \(origin.fileID):\(origin.line)"
-    return " (\(source)\(describeAncestors(of: origin)))"
-  }
-
-  /// `, which came from .b ← .a`: the actions that led to the one that started `origin`, most
-  /// recent first; empty when a test sent it.
-  func describeAncestors(of origin: EffectOrigin<Action>) -> String {
-    let ancestors = origin.chain.dropFirst().map { describe($0.action) }
-    return ancestors.isEmpty ? "" : ", which came from \(ancestors.joined(separator: " ← "))"
+    LoomTesting.describeReceived(received.map { (action: $0.action, origin: $0.origin) })
   }
 }

@@ -23,9 +23,14 @@ import Loom
 /// ```
 ///
 /// By default the test store is exhaustive (see ``exhaustivity``): a test fails if it leaves a
-/// state change, a received action or a running effect unasserted. Waiting is driven by the
-/// store's own events, not by polling: `receive` fails at once when no effect can make
-/// progress (every effect is waiting on a `TestClock` the test has not advanced), and the
+/// state change, a received action or a running effect unasserted. The end-of-test checks run
+/// when the test releases the store (at the end of the test function), or earlier and
+/// explicitly with ``finish(timeout:fileID:filePath:line:column:)``; failures are recorded
+/// against the test that created the store, under Swift Testing and XCTest alike.
+///
+/// Waiting is driven by the store's own events, not by polling: `receive` fails at once when no
+/// effect can make progress (every effect waits on a ``TestClock`` the test has not advanced, a
+/// ``TestStream`` it has not yielded to, or a ``TestContinuation`` it has not resumed), and the
 /// wall-clock ``timeout`` is only the last resort for effects that wait on something else.
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {
@@ -38,25 +43,41 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   let store: Store<State, Action>
   let hooks: any StoreTestingHooks<State, Action>
   let monitor = ActivityMonitor()
-  let runtimeIssues: RuntimeIssues
-  let creation: CallSite
+  /// What the end-of-test checks need, reachable from the nonisolated deinit.
+  let ledger: TestStoreLedger<State, Action>
 
   /// The state the test has asserted so far; assertions are made relative to it.
   var reference: State
   /// Actions effects sent that the test has not asserted yet, oldest first.
-  var received: [Received] = []
+  var received: [Received] = [] {
+    didSet {
+      let unreceived = received.map { (action: $0.action, origin: $0.origin) }
+      ledger.entries.withLock { $0.unreceived = unreceived }
+    }
+  }
   /// The state right after the last action sent with ``send(_:assert:fileID:filePath:line:column:)``.
   var stateAfterSentAction: State?
 
   /// How strictly the store checks the test. `.on` by default.
-  public var exhaustivity: Exhaustivity = .on
+  public var exhaustivity: Exhaustivity = .on {
+    didSet {
+      let exhaustivity = exhaustivity
+      ledger.entries.withLock { $0.exhaustivity = exhaustivity }
+    }
+  }
 
   /// How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects
-  /// that wait on something other than a test clock. One second by default.
+  /// that wait on something the test does not control. One second by default.
   public var timeout: Duration = .seconds(1)
 
-  /// Where failures go: the running test framework by default.
-  public var failureReporter: TestFailureReporter = .testFramework
+  /// Where failures go: the framework of the test that created the store, by default.
+  ///
+  /// Keep the default in every test except one that checks a failure message: a test whose
+  /// failures go elsewhere cannot fail.
+  public var failureReporter: TestFailureReporter {
+    get { ledger.entries.withLock { $0.failureReporter } }
+    set { ledger.entries.withLock { $0.failureReporter = newValue } }
+  }
 
   /// Creates a test store.
   ///
@@ -67,7 +88,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   - initialState: The state to start with.
   ///   - reducer: The reducer under test.
   ///   - prepareDependencies: Overrides the dependencies the reducer and its effects use.
-  ///   - fileID: Where the test store was created, for end-of-test failures; leave the default.
+  ///   - fileID: Where the test store was created, where end-of-test failures point; leave the
+  ///     default.
   ///   - filePath: Where the test store was created; leave the default.
   ///   - line: Where the test store was created; leave the default.
   ///   - column: Where the test store was created; leave the default.
@@ -93,8 +115,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.store = store
     self.hooks = hooks
     self.reference = initialState
-    self.runtimeIssues = runtimeIssues
-    self.creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.ledger = TestStoreLedger(
+      hooks: hooks, runtimeIssues: runtimeIssues,
+      creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      framework: .current)
     let monitor = monitor
     hooks.setActivityHandler { monitor.notify() }
     hooks.didProcess = { [weak self] (action: Action, origin: EffectOrigin<Action>?, state: State) in
@@ -108,9 +132,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
   }
 
-  isolated deinit {
-    hooks.setActivityHandler(nil)
-    completeTest(at: creation)
+  // Not isolated, so that it runs in the task that releases the store and its failures reach
+  // the running test (see `TestStoreLedger`).
+  deinit {
+    ledger.completeTest()
   }
 
   /// The current state of the store.
@@ -188,13 +213,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// Reports a failure to ``failureReporter``.
   func fail(_ message: String, at callSite: CallSite) {
-    failureReporter.record(TestFailure(message: message, at: callSite))
+    ledger.fail(message, at: callSite)
   }
 
   /// Reports the runtime issues the store raised since the last check, as failures at `callSite`.
   func reportRuntimeIssues(at callSite: CallSite) {
-    for issue in runtimeIssues.drain() {
-      fail("The store reported a runtime issue: \(issue.message)", at: callSite)
-    }
+    ledger.reportRuntimeIssues(at: callSite)
   }
 }

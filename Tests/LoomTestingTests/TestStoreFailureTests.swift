@@ -178,9 +178,9 @@ struct TestStoreFailureTests {
     #expect(
       log.messages == [
         """
-        1 effect is still running at the end of the test. Assert what they send, cancel them \
-        (for example with "await task.cancel()" on the task "send" returned), or call \
-        "skipInFlightEffects()".
+        1 effect is still running at the end of the test. Assert what it sends, cancel it (for \
+        example with "await task.cancel()" on the task "send" returned), or end the test with \
+        "await store.skipInFlightEffects()".
 
         Effects in flight:
           • an effect of .startTimer at LoomTestingTests/CounterFeature.swift:43 (waiting on a test clock)

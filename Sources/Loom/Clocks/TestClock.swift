@@ -77,7 +77,7 @@ public final class TestClock: Clock, Sendable {
         if isCancelled {
           continuation.resume(throwing: CancellationError())
         } else {
-          observer?.willSuspend()
+          observer?.willSuspend(on: .testClock)
         }
       }
     } onCancel: {

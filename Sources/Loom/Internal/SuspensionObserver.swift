@@ -1,17 +1,37 @@
-/// Observes when the current effect suspends on a controllable clock, so a test store can tell
-/// that no effect can make progress until the test advances time.
+/// Observes when the current effect suspends on something only the test can move on (a test
+/// clock, a test stream, a test continuation), so a test store can tell that no effect can make
+/// progress until the test acts.
 ///
-/// A deterministic clock (``TestClock``) calls ``willSuspend()`` right before it parks a sleeper
-/// and ``didResume()`` once the sleeper is woken or cancelled. The store runtime installs an
-/// observer for each effect task it starts.
+/// A ``TestClock`` calls ``willSuspend(on:)`` right before it parks a sleeper and
+/// ``didResume()`` as it wakes or cancels the sleeper; ``TestStream`` and ``TestContinuation`` do
+/// the same for a consumer waiting on them. The store runtime installs an observer for each
+/// effect task it starts.
 @usableFromInline
 package protocol SuspensionObserver: AnyObject, Sendable {
-  /// The current task is about to suspend until a clock is advanced.
-  func willSuspend()
-  /// The task that suspended has been woken (or cancelled) and will run again.
+  /// The current task is about to suspend until the test moves `reason` on.
+  func willSuspend(on reason: SuspensionReason)
+  /// The task that suspended has been woken (or cancelled) and will run again. Called by the
+  /// waker, before the woken task runs, so that the task never looks suspended once woken.
   func didResume()
-  /// Whether the effect is waiting on a test clock again, or has finished.
+  /// Whether the effect is suspended on something only the test moves again, or has finished.
   var isSettled: Bool { get }
+}
+
+/// What an effect waits on when only the test can wake it.
+@usableFromInline
+package enum SuspensionReason: Sendable, Equatable {
+  case testClock
+  case testStream
+  case testContinuation
+
+  /// How a failure message names it: "a test clock".
+  package var description: String {
+    switch self {
+    case .testClock: "a test clock"
+    case .testStream: "a test stream"
+    case .testContinuation: "a test continuation"
+    }
+  }
 }
 
 @usableFromInline

@@ -9,9 +9,21 @@ final class EffectGroup: Sendable {
   }
 
   private let state = LockedState(State())
+  /// The group of the `send` this group belongs to: a step of a `.concatenate` gets a group of
+  /// its own, whose parent is the group of the action that returned the `.concatenate`.
+  let parent: EffectGroup?
 
   @usableFromInline
-  init() {}
+  init(parent: EffectGroup? = nil) {
+    self.parent = parent
+  }
+
+  /// The group of the `send` that started this group's effects, directly or through steps.
+  var root: EffectGroup {
+    var group = self
+    while let parent = group.parent { group = parent }
+    return group
+  }
 
   /// One more effect is in flight.
   func enter() {

@@ -268,15 +268,16 @@ final class EffectRuntime<Action: Sendable>: Sendable {
       state.entries.sorted { $0.key < $1.key }.compactMap { _, entry in
         guard let origin = entry.origin as? EffectOrigin<Action> else { return nil }
         return InFlightEffect(
-          origin: origin, isWaitingOnTestClock: entry.suspensions > 0,
-          isCancelled: entry.isCancelled)
+          origin: origin, waitingOn: entry.suspensions > 0 ? entry.waitingOn : nil,
+          isCancelled: entry.isCancelled, sendID: ObjectIdentifier(entry.group.root))
       }
     }
   }
 
-  /// Whether no effect can make progress on its own: every in-flight operation is suspended on a
-  /// test clock. Sequencing tasks only wait on their steps; throttle windows wait on a clock
-  /// but are counted like operations.
+  /// Whether no effect can make progress on its own: every in-flight operation is suspended on
+  /// something only the test moves (a test clock, stream or continuation). Sequencing tasks
+  /// only wait on their steps (and are never counted idle); throttle windows wait on a clock
+  /// and are counted like operations.
   var isIdle: Bool {
     state.withLock { state in
       state.entries.values.allSatisfy { $0.suspensions > 0 }
@@ -288,9 +289,10 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     state.withLock { state in state.entries.values.allSatisfy { $0.hasStarted } }
   }
 
-  func suspensionChanged(_ id: UInt64, by delta: Int) {
+  func suspensionChanged(_ id: UInt64, by delta: Int, reason: SuspensionReason? = nil) {
     state.withLock { state in
       state.entries[id]?.suspensions += delta
+      if let reason { state.entries[id]?.waitingOn = reason }
     }
     notifyActivity()
   }
@@ -320,6 +322,8 @@ struct EffectEntry: Sendable {
   /// Whether the effect's task has begun running.
   var hasStarted = false
   var suspensions = 0
+  /// What the effect last suspended on, while `suspensions` is positive.
+  var waitingOn: SuspensionReason?
   let kind: EffectKind
   let keys: [CancelKey]
   let path: ReducerPath
@@ -364,8 +368,8 @@ final class EffectHandle<Action: Sendable>: SuspensionObserver {
   }
 
   @usableFromInline
-  func willSuspend() {
-    runtime.suspensionChanged(id, by: 1)
+  func willSuspend(on reason: SuspensionReason) {
+    runtime.suspensionChanged(id, by: 1, reason: reason)
   }
 
   @usableFromInline

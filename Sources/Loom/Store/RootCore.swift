@@ -120,12 +120,12 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   }
 
   @usableFromInline
-  func cancelAllEffects() {
+  nonisolated func cancelAllEffects() {
     runtime.cancelAll()
   }
 
   @usableFromInline
-  var inFlightEffectCount: Int { runtime.count }
+  nonisolated var inFlightEffectCount: Int { runtime.count }
 
   // MARK: Sending
 
@@ -419,7 +419,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       runtime.markStarted(id)
       for effect in effects {
         if Task.isCancelled { break }
-        let step = EffectGroup()
+        let step = EffectGroup(parent: group)
         let started = startStep(effect, step)
         guard started else { break }
         await withTaskCancellationHandler {

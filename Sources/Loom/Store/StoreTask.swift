@@ -39,6 +39,12 @@ public struct StoreTask: Hashable, Sendable {
     group?.isEmpty ?? true
   }
 
+  /// Identifies the `send` that started the effects, as ``InFlightEffect/sendID`` does; `nil`
+  /// when the send started none.
+  package var id: ObjectIdentifier? {
+    group.map(ObjectIdentifier.init)
+  }
+
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.group === rhs.group
   }

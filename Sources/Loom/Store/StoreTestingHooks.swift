@@ -1,9 +1,13 @@
 /// What a test store needs from a root store's runtime: every processed action with its origin
 /// and resulting state, the effects in flight, and a signal whenever they change.
 ///
+/// The effect bookkeeping is read and changed under the runtime's lock, so those members are
+/// `nonisolated`: a test store checks its effects at the end of a test from a deinit that may run
+/// off the main actor.
+///
 /// Package access only: `LoomTesting` uses it; apps never see it.
 @MainActor
-package protocol StoreTestingHooks<State, Action>: AnyObject {
+package protocol StoreTestingHooks<State, Action>: AnyObject, Sendable {
   associatedtype State
   associatedtype Action: Sendable
 
@@ -13,18 +17,19 @@ package protocol StoreTestingHooks<State, Action>: AnyObject {
   /// The dependencies the reducer and the effects it starts from now on see.
   var dependencies: DependencyValues { get set }
   /// Installs a closure called, from any thread, whenever an effect starts, finishes, suspends
-  /// on a test clock or resumes.
-  func setActivityHandler(_ handler: (@Sendable () -> Void)?)
+  /// on something only the test moves, or resumes.
+  nonisolated func setActivityHandler(_ handler: (@Sendable () -> Void)?)
   /// Where the effects in flight came from, oldest first.
-  var effectsInFlight: [InFlightEffect<Action>] { get }
+  nonisolated var effectsInFlight: [InFlightEffect<Action>] { get }
   /// The number of effects in flight.
-  var inFlightEffectCount: Int { get }
-  /// Whether no effect in flight can make progress until a test clock is advanced.
-  var isIdle: Bool { get }
+  nonisolated var inFlightEffectCount: Int { get }
+  /// Whether no effect in flight can make progress until the test acts (advances a test clock,
+  /// yields to a test stream, resumes a test continuation).
+  nonisolated var isIdle: Bool { get }
   /// Whether every effect in flight has begun running.
-  var haveAllEffectsStarted: Bool { get }
+  nonisolated var haveAllEffectsStarted: Bool { get }
   /// Cancels every effect in flight.
-  func cancelAllEffects()
+  nonisolated func cancelAllEffects()
 }
 
 extension RootCore: StoreTestingHooks {
@@ -33,16 +38,16 @@ extension RootCore: StoreTestingHooks {
     set { storage.pointee.didProcess = newValue }
   }
 
-  package func setActivityHandler(_ handler: (@Sendable () -> Void)?) {
+  package nonisolated func setActivityHandler(_ handler: (@Sendable () -> Void)?) {
     let boxed = handler.map(EffectRuntime<Action>.ActivityHandler.init)
     runtime.activityHandler.withLock { $0 = boxed }
   }
 
-  package var effectsInFlight: [InFlightEffect<Action>] { runtime.inFlight }
+  package nonisolated var effectsInFlight: [InFlightEffect<Action>] { runtime.inFlight }
 
-  package var isIdle: Bool { runtime.isIdle }
+  package nonisolated var isIdle: Bool { runtime.isIdle }
 
-  package var haveAllEffectsStarted: Bool { runtime.haveAllStarted }
+  package nonisolated var haveAllEffectsStarted: Bool { runtime.haveAllStarted }
 }
 
 extension Store {
@@ -66,8 +71,12 @@ extension Store {
 package struct InFlightEffect<Action: Sendable>: Sendable {
   /// The action that started it, the `.run` that created it, and the actions before.
   package let origin: EffectOrigin<Action>
-  /// Whether it is suspended on a test clock, so only advancing the clock moves it on.
-  package let isWaitingOnTestClock: Bool
+  /// What it is suspended on, when only the test can move it on: a test clock, stream or
+  /// continuation.
+  package let waitingOn: SuspensionReason?
   /// Whether it was cancelled and has not stopped yet.
   package let isCancelled: Bool
+  /// Identifies the `send` (from outside the store) whose action led to this effect, directly or
+  /// through actions effects sent; equal to that send's ``StoreTask/id``.
+  package let sendID: ObjectIdentifier
 }
