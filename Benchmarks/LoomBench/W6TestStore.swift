@@ -8,6 +8,7 @@ func runW6(scale: Int) async {
   let steps = 2_000 / scale
   let duration = await median {
     let store = TestStore(initialState: RoundTripFeature.State()) { RoundTripFeature() }
+    // A benchmark is not a test: a failure (which would mean the workload is wrong) is printed.
     store.failureReporter = .collecting { failure in
       FileHandle.standardError.write(Data("W6 failure: \(failure)\n".utf8))
     }

@@ -75,6 +75,7 @@ struct Launcher: Reducer {
 }
 
 @MainActor
+/// Collects the failure: the guide shows its message, which is what this checks.
 @Test func theFailureInTheTestingGuideIsTheOneTestStoreReports() async throws {
   let failures = LockedState<[TestFailure]>([])
   let store = TestStore(initialState: Stopwatch.State()) { Stopwatch() }

@@ -2,7 +2,8 @@ import Loom
 import LoomTesting
 import Testing
 
-/// Each failure the test store reports, with the exact message it prints.
+/// Each failure the test store reports, with the exact message it prints. These tests collect
+/// the failures instead of failing, because the message is what they check.
 @MainActor
 struct TestStoreFailureTests {
   func makeStore(

@@ -15,6 +15,7 @@
       await store.receive(.factLoaded("1 is zero.")) { $0.fact = "1 is zero." }
     }
 
+    /// Collects the failure: the message is what it checks.
     @MainActor
     func testFailuresCarryTheirMessageAndCallSiteUnderXCTest() async {
       let log = FailureLog()

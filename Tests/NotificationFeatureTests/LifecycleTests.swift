@@ -9,8 +9,11 @@ struct LifecycleTests {
   @Test func appearingLoadsTheFirstPageOnceAndStartsTheStreams() async {
     let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let page = NotificationPage(items: Array(Fixtures.feed.prefix(2)), nextCursor: "c2", hasMore: true)
+    // The saved filter and the first page load at once, off the main actor: the test holds the
+    // page back so they arrive in one order.
+    let pageResponse = TestContinuation<NotificationPage>()
     let store = makeStore([]) {
-      $0.notificationClient.fetchPage = { _ in page }
+      $0.notificationClient.fetchPage = { _ in try await pageResponse.value }
       $0.notificationClient.updates = { _ in live.stream }
       $0.pushClient.responses = { AsyncStream { _ in } }
     }
@@ -19,6 +22,7 @@ struct LifecycleTests {
       $0.connection = .connecting
     }
     await store.receive(.savedFilterLoaded(nil))
+    pageResponse.resume(returning: page)
     await store.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
       $0.hasLoadedOnce = true

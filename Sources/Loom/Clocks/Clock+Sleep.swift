@@ -5,7 +5,8 @@ extension Clock where Duration == Swift.Duration {
   /// The standard library's version first switches to the global executor. For a ``TestClock``
   /// that switch would let a test advance the clock before the sleeper is registered; starting
   /// on the caller's actor registers it before the effect's first suspension, so
-  /// `await store.send(…)` followed by `await clock.advance(by:)` is deterministic.
+  /// `await store.send(…)` followed by `await clock.advance(by:)` is deterministic. An
+  /// ``ImmediateClock`` likewise returns on the caller's actor.
   ///
   /// ```swift
   /// @Dependency(\.continuousClock) var clock
@@ -16,6 +17,8 @@ extension Clock where Duration == Swift.Duration {
   ) async throws {
     if let testClock = self as? TestClock {
       try await testClock.sleepOnCaller(until: testClock.now.advanced(by: duration))
+    } else if let immediateClock = self as? ImmediateClock {
+      try await immediateClock.sleepOnCaller(until: immediateClock.now.advanced(by: duration))
     } else {
       try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
     }

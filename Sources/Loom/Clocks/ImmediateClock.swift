@@ -44,6 +44,13 @@ public final class ImmediateClock: Clock, Sendable {
   /// Moves time to `deadline` (if it is later) and returns at once; throws if the task is
   /// cancelled.
   public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    try await sleepOnCaller(until: deadline)
+  }
+
+  /// The implementation of ``sleep(until:tolerance:)``, running on the caller's actor: the
+  /// yield then lets what is queued on that actor run first without leaving it, so an effect
+  /// that sleeps on this clock finishes while the test store is still settling its effects.
+  nonisolated(nonsending) func sleepOnCaller(until deadline: Instant) async throws {
     try Task.checkCancellation()
     current.withLock { $0 = max($0, deadline) }
     await Task.yield()

@@ -47,6 +47,10 @@ public final class TestClock: Clock, Sendable {
 
   /// Suspends until the clock is advanced to `deadline`, or throws `CancellationError` as soon
   /// as the task is cancelled.
+  ///
+  /// A deadline of now (`sleep(for: .zero)`) waits for the next ``advance(by:)``, even
+  /// `advance(by: .zero)`, as swift-clocks' `TestClock` does; a deadline already passed returns
+  /// at once.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try await sleepOnCaller(until: deadline)
   }
@@ -56,8 +60,10 @@ public final class TestClock: Clock, Sendable {
   nonisolated(nonsending) func sleepOnCaller(until deadline: Instant) async throws {
     try Task.checkCancellation()
     let observer = Suspension.observer
+    // A deadline of now (`sleep(for: .zero)`) waits for the next `advance`, as swift-clocks'
+    // TestClock does; only a deadline already passed returns at once.
     let id = state.withLock { state -> Int? in
-      guard deadline > state.now else { return nil }
+      guard deadline >= state.now else { return nil }
       state.nextID += 1
       return state.nextID
     }
@@ -69,16 +75,15 @@ public final class TestClock: Clock, Sendable {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         let isCancelled = state.withLock { state -> Bool in
           if Task.isCancelled { return true }
+          // Inside the lock, so it always comes before the `didResume` of the advance that
+          // wakes the sleeper.
+          observer?.willSuspend(on: .testClock)
           state.sleepers[id] = Sleeper(
             deadline: deadline, continuation: continuation, observer: observer)
           state.changes += 1
           return false
         }
-        if isCancelled {
-          continuation.resume(throwing: CancellationError())
-        } else {
-          observer?.willSuspend(on: .testClock)
-        }
+        if isCancelled { continuation.resume(throwing: CancellationError()) }
       }
     } onCancel: {
       let sleeper = state.withLock { state in

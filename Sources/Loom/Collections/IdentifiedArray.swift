@@ -86,6 +86,12 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// rows[id: 2]?.isOn.toggle()
   /// ```
   ///
+  /// - Important: An element's id must not change. Writing an element whose id is not `id`
+  ///   (`rows[id: 1]?.id = 3`, `rows[id: 1] = Row(id: 9)`) is reported as a runtime issue
+  ///   (a test failure under a test store) and the array stays consistent: the element takes
+  ///   the place of the one with `id` under its own id, or, if another element already has its
+  ///   id, the write is ignored.
+  ///
   /// - Complexity: O(1) to read or update; removal is O(*n*) unless the element is last.
   @inlinable
   public subscript(id id: ID) -> Element? {
@@ -97,24 +103,67 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
       guard let position = _positions[id] else {
         var missing: Element? = nil
         yield &missing
-        if let added = missing { _ = updateOrAppend(added) }
+        if let added = missing { _write(added, as: id, at: nil) }
         return
       }
       var element: Element? = _elements[position]
       yield &element
       if let element {
-        _elements[position] = element
+        _write(element, as: id, at: position)
       } else {
         _ = remove(at: position)
       }
     }
     set {
       if let newValue {
-        _ = updateOrAppend(newValue)
+        _write(newValue, as: id, at: _positions[id])
       } else if let position = _positions[id] {
         _ = remove(at: position)
       }
     }
+  }
+
+  /// Stores an element written through ``subscript(id:)``: in place, appended, or, when its id
+  /// is not `id`, as that subscript's documentation says.
+  @inlinable
+  mutating func _write(_ element: Element, as id: ID, at position: Int?) {
+    guard element[keyPath: _idPath.keyPath] == id else {
+      _writeChangingID(element, as: id, at: position)
+      return
+    }
+    if let position {
+      _elements[position] = element
+    } else {
+      append(element)
+    }
+  }
+
+  @usableFromInline
+  mutating func _writeChangingID(_ element: Element, as id: ID, at position: Int?) {
+    let newID = element[keyPath: _idPath.keyPath]
+    guard _positions[newID] == nil else {
+      reportIssue(
+        """
+        An element with id \(newID) was written to [id: \(id)] of an IdentifiedArray, and \
+        another element already has id \(newID). An element's id must not change: the write \
+        was ignored.
+        """)
+      return
+    }
+    reportIssue(
+      """
+      An element with id \(newID) was written to [id: \(id)] of an IdentifiedArray. An \
+      element's id must not change: the element was stored under its own id, \(newID)\
+      \(position == nil ? "" : ", in place of the element with id \(id)").
+      """)
+    guard let position else {
+      append(element)
+      return
+    }
+    _positions.removeValue(forKey: id)
+    _positions[newID] = position
+    _ids[position] = newID
+    _elements[position] = element
   }
 
   /// Appends an element unless one with its id is present.

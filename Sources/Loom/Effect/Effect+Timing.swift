@@ -154,13 +154,9 @@ struct ErasedClock: Clock {
 /// the clock it wraps so a ``TestClock`` registers the sleeper before the caller suspends.
 nonisolated(nonsending) func sleep<C: Clock>(_ clock: C, for duration: C.Duration) async throws {
   if let erased = clock as? ErasedClock, let duration = duration as? Duration {
-    if let testClock = erased.base as? TestClock {
-      try await testClock.sleepOnCaller(until: testClock.now.advanced(by: duration))
-    } else {
-      try await erased.base.sleep(for: duration)
-    }
-  } else if let testClock = clock as? TestClock, let duration = duration as? Duration {
-    try await testClock.sleepOnCaller(until: testClock.now.advanced(by: duration))
+    try await erased.base.sleep(for: duration)
+  } else if let clock = clock as? any Clock<Duration>, let duration = duration as? Duration {
+    try await clock.sleep(for: duration)
   } else {
     try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
   }

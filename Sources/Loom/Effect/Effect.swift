@@ -44,14 +44,21 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// An asynchronous operation and what to do when it throws.
   ///
-  /// Both run on the actor of the task that calls them: the store starts them on the main
-  /// actor, so sending an action back never switches threads.
+  /// Both are isolated to the main actor, where the store starts them, so an effect runs up to
+  /// its first suspension before `send` returns and sending an action back never switches
+  /// threads.
+  ///
+  /// They are `@MainActor` rather than `nonisolated(nonsending)`: a closure literal with a
+  /// capture list (`{ [clock] send in … }`) passed as a `nonisolated(nonsending)` parameter is
+  /// not inferred `nonisolated(nonsending)` by Swift 6.3, so it ran on the global executor, and a
+  /// test that sent an action and then advanced a `TestClock` could advance it before the effect
+  /// had begun to sleep.
   @usableFromInline
   struct Run: Sendable {
     @usableFromInline
-    typealias Operation = nonisolated(nonsending) @Sendable (Send<Action>) async throws -> Void
+    typealias Operation = @MainActor @Sendable (Send<Action>) async throws -> Void
     @usableFromInline
-    typealias Handler = nonisolated(nonsending) @Sendable (any Error, Send<Action>) async -> Void
+    typealias Handler = @MainActor @Sendable (any Error, Send<Action>) async -> Void
 
     @usableFromInline let priority: TaskPriority?
     @usableFromInline let operation: Operation
@@ -59,8 +66,6 @@ public struct Effect<Action: Sendable>: Sendable {
     @usableFromInline let fileID: StaticString
     @usableFromInline let line: UInt
 
-    /// Spelled out (rather than the memberwise initializer) so closure literals passed here are
-    /// inferred `nonisolated(nonsending)` and run on the caller's actor.
     init(
       priority: TaskPriority?,
       operation: @escaping Operation,
@@ -127,12 +132,13 @@ public struct Effect<Action: Sendable>: Sendable {
   /// An effect that runs an asynchronous operation in its own task.
   ///
   /// The operation receives a ``Send`` with which it can send any number of actions back to the
-  /// store. It starts on the main actor, like the store, so sending an action back costs no
-  /// thread switch; every `await` of a nonisolated async function (a network call, a file read)
-  /// runs that function off the main actor. Move long synchronous computations into such a
-  /// function rather than doing them inline. An error it throws goes to `handler` if there is one; otherwise the store reports a
-  /// runtime warning naming the action that started the effect. Cancellation errors are never
-  /// reported.
+  /// store. It runs on the main actor, like the store, and starts before the action's `send`
+  /// returns, so sending an action back costs no thread switch and a test sees the effect
+  /// waiting on a test clock as soon as `send` returns; every `await` of a nonisolated async
+  /// function (a network call, a file read) runs that function off the main actor. Move long
+  /// synchronous computations into such a function rather than doing them inline. An error it
+  /// throws goes to `handler` if there is one; otherwise the store reports a runtime warning
+  /// naming the action that started the effect. Cancellation errors are never reported.
   ///
   /// ```swift
   /// return .run { send in
@@ -150,10 +156,9 @@ public struct Effect<Action: Sendable>: Sendable {
   ///   - line: The line that created the effect, for failure messages; leave the default.
   public static func run(
     priority: TaskPriority? = nil,
-    operation: nonisolated(nonsending) @escaping @Sendable (_ send: Send<Action>) async throws
-      -> Void,
-    catch handler: (nonisolated(nonsending) @Sendable (_ error: any Error, _ send: Send<Action>)
-      async -> Void)? = nil,
+    operation: @MainActor @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@MainActor @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? =
+      nil,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {

@@ -24,7 +24,10 @@ public struct Send<Action: Sendable>: Sendable {
   }
 
   /// Sends an action to the store, unless the current task has been cancelled.
-  public func callAsFunction(_ action: Action) {
+  ///
+  /// Asynchronous so that `await send(action)` reads the same from any context: an effect's
+  /// operation is isolated to the main actor, where this runs without suspending.
+  public func callAsFunction(_ action: Action) async {
     guard !Task.isCancelled else { return }
     send(action)
   }

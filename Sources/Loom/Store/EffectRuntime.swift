@@ -257,6 +257,12 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 
   // MARK: Observing
 
+  /// Whether the effect `id` is still in flight.
+  @usableFromInline
+  func isInFlight(_ id: UInt64) -> Bool {
+    state.withLock { $0.entries[id] != nil }
+  }
+
   /// The number of effects in flight.
   var count: Int {
     state.withLock { $0.entries.count }

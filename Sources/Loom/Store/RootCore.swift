@@ -64,6 +64,11 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var currentOrigin: EffectOrigin<Action>?
     /// Effects cancelled while actions they sent were waiting in `queue`.
     @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
+    /// Effects that ran to completion while a batch was being processed (an effect starts in
+    /// place, so one that never suspends finishes before its reducer's batch does). They stay
+    /// registered until the batch ends, so a cancel later in the batch still finds them and
+    /// drops the actions they queued.
+    @usableFromInline var finishedWhileSending: [UInt64] = []
 
     @usableFromInline
     init(state: State, dependencies: DependencyValues) {
@@ -157,6 +162,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         processObserved(action, group: &group, origin: origin)
       }
     }
+    if !storage.pointee.finishedWhileSending.isEmpty { completeFinishedEffects() }
     if !storage.pointee.stateObservers.isEmpty { notifyStateObservers() }
     return makeTask(group)
   }
@@ -192,6 +198,24 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     }
     storage.pointee.queue.removeAll(keepingCapacity: true)
     storage.pointee.cancelledWhileQueued.removeAll()
+  }
+
+  /// Removes an effect that finished from the bookkeeping, or, during a batch, once the batch
+  /// has been processed.
+  @usableFromInline
+  func effectFinished(_ id: UInt64) {
+    if storage.pointee.isSending {
+      storage.pointee.finishedWhileSending.append(id)
+    } else {
+      runtime.complete(id)
+    }
+  }
+
+  @usableFromInline
+  func completeFinishedEffects() {
+    let finished = storage.pointee.finishedWhileSending
+    storage.pointee.finishedWhileSending.removeAll()
+    for id in finished { runtime.complete(id) }
   }
 
   @usableFromInline
@@ -245,12 +269,34 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     set { storage.pointee.currentOrigin = newValue }
   }
 
-  /// Receives an action from an effect.
+  /// Receives an action from an effect; reports and drops one sent after the effect finished
+  /// (through a `send` the operation let escape), whose group no longer counts it.
   @inlinable
   func receive(
     _ action: Action, group: EffectGroup, origin: EffectOrigin<Action>, effectID: UInt64
   ) {
+    guard runtime.isInFlight(effectID) else {
+      reportSendAfterFinish(action, origin: origin)
+      return
+    }
     _ = send(action, group: group, origin: origin, effectID: effectID)
+  }
+
+  @usableFromInline
+  func reportSendAfterFinish(_ action: Action, origin: EffectOrigin<Action>) {
+    storage.pointee.dependencies.issueReporter(
+      """
+      An effect sent an action after it had finished, so the action was ignored:
+
+        Action: \(action)
+        Effect: the .run at \(origin.fileID):\(origin.line), returned for \(origin.action)
+
+      Call "send" only while the effect's operation is running: do not keep it for later (in a \
+      stored closure, a delegate, a detached task), and do not return from the operation before \
+      the work that sends is done.
+      """,
+      at: SourceLocation(
+        fileID: origin.fileID, filePath: origin.fileID, line: Int(origin.line), column: 0))
   }
 
   /// Remembers cancelled effects whose actions may still wait in the queue, so they are dropped.
@@ -353,7 +399,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     // running at once, on the main actor, until its first suspension.
     let task = DependencyValues.withCurrent(dependencies) {
       Suspension.withObserver(handle) {
-        Task.immediate(priority: run.priority) { @MainActor in
+        Task.immediate(priority: run.priority) { @MainActor [weak self] in
           runtime.markStarted(id)
           do {
             try await run.operation(send)
@@ -367,7 +413,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
               }
             }
           }
-          runtime.complete(id)
+          if let self { self.effectFinished(id) } else { runtime.complete(id) }
         }
       }
     }
@@ -415,7 +461,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         startedBy: action)
       return true
     }
-    let task = Task.immediateDetached { @MainActor in
+    let task = Task.immediateDetached { @MainActor [weak self] in
       runtime.markStarted(id)
       for effect in effects {
         if Task.isCancelled { break }
@@ -428,7 +474,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
           runtime.cancel(group: step)
         }
       }
-      runtime.complete(id)
+      if let self { self.effectFinished(id) } else { runtime.complete(id) }
     }
     runtime.attach(task, to: id)
   }
@@ -484,7 +530,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     // The window's sleep reports its suspension on a test clock through the handle.
     let handle = EffectHandle(id: id, runtime: runtime)
     let task = Suspension.withObserver(handle) {
-      Task.immediate { @MainActor in
+      Task.immediate { @MainActor [weak self] in
         runtime.markStarted(id)
         let elapsed: Bool
         do {
@@ -496,7 +542,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         if elapsed {
           closeWindow()
         }
-        runtime.complete(id)
+        if let self { self.effectFinished(id) } else { runtime.complete(id) }
       }
     }
     runtime.attach(task, to: id)

@@ -232,7 +232,7 @@ enum EffectDocs {
     // snippet: Send.init
     let send = Send<Feature.Action> { received.append($0) }
     // snippet: end
-    send(.fetchTapped(1))
+    await send(.fetchTapped(1))
     #expect(received == [.fetchTapped(1)])
   }
 

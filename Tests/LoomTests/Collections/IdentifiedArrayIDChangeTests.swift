@@ -1,0 +1,75 @@
+import Loom
+import Testing
+
+/// An element's id must not change; when a write through `[id:]` changes it anyway, the array
+/// reports it and stays consistent. These tests read the issue reporter because the message is
+/// what they check.
+struct IdentifiedArrayIDChangeTests {
+  let log = IssueLog()
+
+  func write(_ change: (inout IdentifiedArrayOf<Item>) -> Void) -> IdentifiedArrayOf<Item> {
+    var rows: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+    withDependencies { $0.issueReporter = log.reporter } operation: { change(&rows) }
+    return rows
+  }
+
+  @Test func changingAnIDInPlaceMovesTheElementToItsNewID() {
+    let rows = write { $0[id: 1]?.id = 3 }
+    #expect(rows.ids == [3, 2])
+    #expect(rows[id: 3] == Item(id: 3, name: "a"))
+    #expect(rows[id: 1] == nil)
+    #expect(rows.checkInvariants())
+    #expect(
+      log.messages.value == [
+        """
+        An element with id 3 was written to [id: 1] of an IdentifiedArray. An element's id must \
+        not change: the element was stored under its own id, 3, in place of the element with \
+        id 1.
+        """
+      ])
+  }
+
+  @Test func assigningAnElementWithAnotherIDStoresItUnderItsOwnID() {
+    let rows = write { $0[id: 1] = Item(id: 9, name: "z") }
+    #expect(rows.elements == [Item(id: 9, name: "z"), Item(id: 2, name: "b")])
+    #expect(rows[id: 1] == nil)
+    #expect(rows.checkInvariants())
+    #expect(log.messages.value.count == 1)
+  }
+
+  @Test func assigningToAMissingIDAnElementWithAnotherIDAppendsItUnderItsOwnID() {
+    let rows = write { $0[id: 5] = Item(id: 9) }
+    #expect(rows.ids == [1, 2, 9])
+    #expect(rows.checkInvariants())
+    #expect(
+      log.messages.value == [
+        """
+        An element with id 9 was written to [id: 5] of an IdentifiedArray. An element's id must \
+        not change: the element was stored under its own id, 9.
+        """
+      ])
+  }
+
+  @Test func changingAnIDToOneAnotherElementHasIsIgnored() {
+    let rows = write { $0[id: 1]?.id = 2 }
+    #expect(rows.elements == [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
+    #expect(rows.checkInvariants())
+    #expect(
+      log.messages.value == [
+        """
+        An element with id 2 was written to [id: 1] of an IdentifiedArray, and another element \
+        already has id 2. An element's id must not change: the write was ignored.
+        """
+      ])
+  }
+
+  @Test func writesThatKeepTheIDReportNothing() {
+    let rows = write {
+      $0[id: 1]?.name = "changed"
+      $0[id: 2] = Item(id: 2, name: "replaced")
+      $0[id: 3] = Item(id: 3)
+    }
+    #expect(rows.ids == [1, 2, 3])
+    #expect(log.messages.value == [])
+  }
+}
