@@ -168,7 +168,8 @@ struct OptimisticChangeTests {
     let failures = LockedState<[UserFacingError]>([.network, .server(status: 400)])
     let store = makeStore {
       $0.notificationClient.markAsRead = { _ in
-        if let failure = failures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw failure }
+        let failure = failures.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if let failure { throw failure }
       }
     }
     let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
@@ -198,7 +199,8 @@ struct OptimisticChangeTests {
     let failures = LockedState<[UserFacingError]>([.network, .server(status: 503)])
     let store = makeStore {
       $0.notificationClient.markAsRead = { _ in
-        if let failure = failures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw failure }
+        let failure = failures.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if let failure { throw failure }
       }
     }
     let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
