@@ -320,6 +320,23 @@ struct OptimisticChangeTests {
     #expect(reads.withLock { $0 } == 2)
   }
 
+  @Test func aRestoredOutboxIsSentOneEntryAfterTheOther() async {
+    let calls = LockedState<[String]>([])
+    let store = makeStore([]) {
+      $0.notificationClient.markAsRead = { id in calls.withLock { $0.append("read \(id)") } }
+      $0.notificationClient.delete = { id in calls.withLock { $0.append("delete \(id)") } }
+    }
+    await store.send(.outboxRestored([.markAsRead("n1"), .delete("n2")])) {
+      $0.outbox = [.markAsRead("n1"), .delete("n2")]
+    }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) { $0.outbox = [.delete("n2")] }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.delete("n2"))) { $0.outbox = [] }
+    await store.finish()
+    #expect(calls.withLock { $0 } == ["read n1", "delete n2"])
+  }
+
   @Test func markingReadAndUnreadInTheOutboxCancelOutInEitherOrder() {
     var outbox: [NotificationsFeature.OutboxEntry] = []
     outbox.enqueue(.markAsRead("n1"))
