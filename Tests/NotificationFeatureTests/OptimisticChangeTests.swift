@@ -100,6 +100,92 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.errorOccurred(.notFound)))
   }
 
+  @Test func aRollbackLeavesAloneANotificationWithANewerChangeInFlight() async {
+    let failRead = AsyncStream<Void>.makeStream()
+    let confirmRead = AsyncStream<Void>.makeStream()
+    let reads = LockedState(0)
+    let store = makeStore {
+      $0.notificationClient.markAsRead = { _ in
+        if reads.withLock({ $0 += 1; return $0 }) == 1 {
+          for await _ in failRead.stream { break }
+          throw UserFacingError.notFound
+        }
+        for await _ in confirmRead.stream { break }
+      }
+      $0.notificationClient.markAsUnread = { _ in }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let thirdID = UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID()
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges[secondID] = nil }
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    // The first read fails while the third is in flight: n1 stays as the third left it.
+    failRead.continuation.yield()
+    await store.receive(.changeFailed(changeID, .notFound)) {
+      $0.pendingChanges[changeID] = nil
+      $0.error = .notFound
+    }
+    await store.receive(.delegate(.errorOccurred(.notFound)))
+    confirmRead.continuation.yield()
+    await store.receive(.changeSucceeded(thirdID)) { $0.pendingChanges = [:] }
+  }
+
+  @Test func aFailedMarkAllLeavesAloneANotificationWithANewerChangeInFlight() async {
+    let failMarkAll = AsyncStream<Void>.makeStream()
+    let confirmRead = AsyncStream<Void>.makeStream()
+    let store = makeStore {
+      $0.notificationClient.markAllAsRead = { _ in
+        for await _ in failMarkAll.stream { break }
+        throw UserFacingError.unauthorized
+      }
+      $0.notificationClient.markAsUnread = { _ in }
+      $0.notificationClient.markAsRead = { _ in for await _ in confirmRead.stream { break } }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let thirdID = UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID()
+    await store.send(.markAllAsRead) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.notifications[id: "n2"]?.isRead = true
+      $0.pendingChanges[changeID] = .markAll(ids: ["n1", "n2"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges[secondID] = nil }
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    // Only n2 goes back to unread: n1 has a newer change in flight.
+    failMarkAll.continuation.yield()
+    await store.receive(.changeFailed(changeID, .unauthorized)) {
+      $0.pendingChanges[changeID] = nil
+      $0.notifications[id: "n2"]?.isRead = false
+      $0.error = .unauthorized
+    }
+    await store.receive(.delegate(.errorOccurred(.unauthorized)))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    confirmRead.continuation.yield()
+    await store.receive(.changeSucceeded(thirdID)) { $0.pendingChanges = [:] }
+  }
+
   @Test func aRetryableFailureKeepsTheChangeAndQueuesItInTheOutbox() async {
     let attempts = LockedState(0)
     let store = makeStore {
