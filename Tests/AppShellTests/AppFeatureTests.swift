@@ -12,9 +12,19 @@ struct AppFeatureTests {
     id: "n1", type: .ping, title: "Ping", message: "Hi", timestamp: now,
     target: .ping(pingID: "p1", contactID: "c1"))
 
+  static let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+
+  /// A shell, not launched yet, whose feed holds `notifications` and whose badge shows their
+  /// unread count, so a test sees the count the feed reports change it.
+  static func shell(_ notifications: [NotificationData] = [ping]) -> AppFeature.State {
+    var state = AppFeature.State(
+      notifications: NotificationsFeature.State(notifications: notifications))
+    state.unreadCount = state.notifications.unreadCount
+    return state
+  }
+
   func makeStore(
-    _ state: AppFeature.State = AppFeature.State(
-      notifications: NotificationsFeature.State(notifications: [ping])),
+    _ state: AppFeature.State = shell(),
     _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> TestStore<AppFeature.State, AppFeature.Action> {
     let store = TestStore(initialState: state, reducer: { AppFeature() }) {
@@ -31,19 +41,54 @@ struct AppFeatureTests {
     return store
   }
 
-  @Test func aTapRoutesToTheTabAndSelectsTheEntity() async {
+  @Test func aTappedPingOpensTheContactsTabOnThatPing() async {
     let store = makeStore()
-    store.exhaustivity = .off
-    await store.send(.notifications(.notificationTapped("n1")))
+    await store.send(.notifications(.notificationTapped("n1"))) {
+      $0.notifications.notifications[id: "n1"]?.isRead = true
+      $0.notifications.pendingChanges[Self.changeID] =
+        .setRead(id: "n1", isRead: true, previous: false)
+      $0.notifications.lastTap = .navigated(id: "n1")
+    }
     await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))) {
       $0.selectedTab = .contacts
       $0.selectedContactID = "c1"
       $0.selectedPingID = "p1"
     }
-    await store.receive(.notifications(.delegate(.unreadCountChanged(0))))
-    #expect(store.state.unreadCount == 0)
+    await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
+    await store.receive(.notifications(.changeSucceeded(Self.changeID))) {
+      $0.notifications.pendingChanges = [:]
+    }
     #expect(store.state.badgeText == "")
-    await store.finish()
+  }
+
+  @Test func aTappedAlertOpensTheHomeTabOnThatAlert() async {
+    let alert = NotificationData(
+      id: "n2", type: .alert, title: "Alert", message: "Smoke", timestamp: Self.now,
+      isRead: true, target: .alert(alertID: "a1"))
+    let store = makeStore(Self.shell([alert]))
+    await store.send(.notifications(.notificationTapped("n2"))) {
+      $0.notifications.lastTap = .navigated(id: "n2")
+    }
+    await store.receive(.notifications(.delegate(.navigateToAlert(alertID: "a1")))) {
+      $0.selectedTab = .home
+      $0.selectedAlertID = "a1"
+    }
+  }
+
+  @Test func aTappedContactNotificationOpensTheContactsTabOnThatContact() async {
+    let added = NotificationData(
+      id: "n3", type: .added, title: "Added", message: "Ada", timestamp: Self.now,
+      isRead: true, target: .contact(contactID: "c2"))
+    var state = Self.shell([added])
+    state.selectedTab = .settings
+    let store = makeStore(state)
+    await store.send(.notifications(.notificationTapped("n3"))) {
+      $0.notifications.lastTap = .navigated(id: "n3")
+    }
+    await store.receive(.notifications(.delegate(.navigateToContact(contactID: "c2")))) {
+      $0.selectedTab = .contacts
+      $0.selectedContactID = "c2"
+    }
   }
 
   @Test func theBadgeTextCapsAt99() {
@@ -55,18 +100,41 @@ struct AppFeatureTests {
   }
 
   @Test func tapsBeforeLaunchAreBufferedAndHandledOnce() async {
-    let store = makeStore()
-    store.exhaustivity = .off
+    // Holds the mark-as-read call so that it answers after push registration: both start at
+    // launch, and the test asserts them in one order.
+    let markRead = AsyncStream<Void>.makeStream()
+    let store = makeStore {
+      $0.notificationClient.markAsRead = { _ in for await _ in markRead.stream { break } }
+    }
     let tap = Data(#"{"id":"n1","type":"ping","pingId":"p1","contactId":"c1","title":"Ping","body":"Hi","timestamp":1700000000}"#.utf8)
     await store.send(.pushTapped(tap)) { $0.bufferedTaps = [tap] }
     await store.send(.launched) {
       $0.isReady = true
       $0.bufferedTaps = []
     }
-    await store.receive(.notifications(.notificationResponse(tap)))
-    await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1"))))
-    await store.finish()
-    #expect(store.state.selectedPingID == "p1")
+    await store.receive(.notifications(.notificationResponse(tap))) {
+      $0.notifications.notifications[id: "n1"]?.isRead = true
+      $0.notifications.pendingChanges[Self.changeID] =
+        .setRead(id: "n1", isRead: true, previous: false)
+      $0.notifications.lastTap = .navigated(id: "n1")
+    }
+    await store.receive(.pushRegistration(.start)) {
+      $0.pushRegistration.phase = .requestingAuthorization
+    }
+    await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))) {
+      $0.selectedTab = .contacts
+      $0.selectedContactID = "c1"
+      $0.selectedPingID = "p1"
+    }
+    await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
+    await store.receive(.pushRegistration(.authorizationResolved(.denied))) {
+      $0.pushRegistration.phase = .denied
+      $0.pushRegistration.authorization = .denied
+    }
+    markRead.continuation.yield()
+    await store.receive(.notifications(.changeSucceeded(Self.changeID))) {
+      $0.notifications.pendingChanges = [:]
+    }
   }
 
   @Test func launchingRegistersForPushAndUploadsEachNewTokenOnce() async {

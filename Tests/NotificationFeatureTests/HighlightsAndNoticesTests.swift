@@ -44,14 +44,28 @@ struct HighlightsAndNoticesTests {
   }
 
   @Test func openingAnEntityRollsBackPerItemOnFailure() async {
-    let store = makeStore { $0.notificationClient.markAllAsRead = { _ in throw UserFacingError.unauthorized } }
-    store.exhaustivity = .off
-    await store.send(.markTargetRead(.alert("a1")))
+    let unread = Fixtures.notification(
+      "n5", minutesAgo: 5, type: .role, target: .contact(contactID: "c1"))
+    let alreadyRead = Fixtures.notification(
+      "n6", minutesAgo: 6, type: .added, isRead: true, target: .contact(contactID: "c1"))
+    let store = makeStore(Fixtures.feed + [unread, alreadyRead]) {
+      $0.notificationClient.markAllAsRead = { _ in throw UserFacingError.unauthorized }
+    }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.notifications[id: "n5"]?.isRead = true
+      $0.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    // Only the two it marked read become unread again; n6 was read before and stays read.
     await store.receive(.changeFailed(changeID, .unauthorized)) {
-      $0.notifications[id: "n2"]?.isRead = false
+      $0.pendingChanges = [:]
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.notifications[id: "n5"]?.isRead = false
       $0.error = .unauthorized
     }
-    await store.finish()
+    await store.receive(.delegate(.errorOccurred(.unauthorized)))
+    await store.receive(.delegate(.unreadCountChanged(3)))
   }
 
   @Test func theBadgeTextCapsAt99() {

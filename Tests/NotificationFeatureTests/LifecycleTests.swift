@@ -6,6 +6,8 @@ import Testing
 
 @MainActor
 struct LifecycleTests {
+  let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+
   @Test func appearingLoadsTheFirstPageOnceAndStartsTheStreams() async {
     let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let page = NotificationPage(items: Array(Fixtures.feed.prefix(2)), nextCursor: "c2", hasMore: true)
@@ -46,7 +48,22 @@ struct LifecycleTests {
       $0.newestCursor = "e2"
     }
 
-    // Appearing again does not reload.
+    await store.send(.onDisappear) { $0.connection = .offline }
+    await appear.cancel()
+  }
+
+  @Test func appearingAgainDoesNotReloadThePage() async {
+    let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+    let responses = AsyncStream<PushClient.Response>.makeStream()
+    var state = NotificationsFeature.State(notifications: Fixtures.feed)
+    state.hasLoadedOnce = true
+    // fetchPage and the settings are left unimplemented: using either fails the test.
+    let store = makeStore(state: state) {
+      $0.settingsClient = .unimplemented
+      $0.notificationClient.updates = { _ in live.stream }
+      $0.pushClient.responses = { responses.stream }
+    }
+    let appear = await store.send(.onAppear) { $0.connection = .connecting }
     await store.send(.onDisappear) { $0.connection = .offline }
     await appear.cancel()
   }
@@ -55,6 +72,9 @@ struct LifecycleTests {
     let clock = TestClock()
     let attempts = LockedState(0)
     let missed = Fixtures.notification("n9", minutesAgo: 0)
+    // Holds the catch-up until the test has seen the live event that opened the connection:
+    // both come from the same moment, and the test asserts them in one order.
+    let catchUp = AsyncStream<Void>.makeStream()
     let store = makeStore([]) {
       $0.continuousClock = clock
       $0.notificationClient.updates = { _ in
@@ -70,21 +90,38 @@ struct LifecycleTests {
       }
       $0.notificationClient.changesSince = { cursor in
         #expect(cursor == "e1")
-        return [NotificationEvent(.inserted(missed), cursor: "e2")]
+        for await _ in catchUp.stream { break }
+        return [
+          NotificationEvent(.inserted(missed), cursor: "e2"),
+          NotificationEvent(.deleted(id: "y"), cursor: "e3"),
+        ]
       }
     }
-    store.exhaustivity = .off
-    await store.send(.reconnect(attempt: 0))
+    await store.send(.reconnect(attempt: 0)) { $0.connection = .connecting }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "x"), cursor: "e1"))) {
+      $0.newestCursor = "e1"
+    }
     await store.receive(.updatesFailed(.network, attempt: 0)) {
       $0.connection = .reconnecting(attempt: 1)
     }
     await clock.advance(by: .seconds(1))
     await store.receive(.reconnect(attempt: 1))
-    await store.receive(.caughtUp([NotificationEvent(.inserted(missed), cursor: "e2")])) {
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "y"), cursor: "e3"))) {
+      $0.newestCursor = "e3"
+    }
+    catchUp.continuation.yield()
+    await store.receive(
+      .caughtUp([
+        NotificationEvent(.inserted(missed), cursor: "e2"),
+        NotificationEvent(.deleted(id: "y"), cursor: "e3"),
+      ])
+    ) {
       $0.notifications = [missed]
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.onDisappear) { $0.connection = .offline }
-    await store.skipInFlightEffects()
   }
 
   @Test func loadMoreAppendsTheNextPage() async {
@@ -115,8 +152,34 @@ struct LifecycleTests {
     await store.send(.unreadOnlyChanged(true)) { $0.unreadOnly = true }
     await store.finish()
     #expect(store.state.filteredNotifications.map(\.id) == ["n2"])
-    let saved = try? await settings.load(NotificationsFeature.SavedFilter.self, forKey: NotificationsFeature.SettingsKey.filter)
-    #expect(saved == NotificationsFeature.SavedFilter(filter: .type(.alert), unreadOnly: true))
+
+    // A later launch restores the choice from the settings.
+    let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+    let responses = AsyncStream<PushClient.Response>.makeStream()
+    let page = NotificationPage(items: Fixtures.feed)
+    let relaunched = makeStore([]) {
+      $0.settingsClient = settings
+      $0.notificationClient.fetchPage = { _ in page }
+      $0.notificationClient.updates = { _ in live.stream }
+      $0.pushClient.responses = { responses.stream }
+    }
+    let appear = await relaunched.send(.onAppear) {
+      $0.isLoading = true
+      $0.connection = .connecting
+    }
+    let saved = NotificationsFeature.SavedFilter(filter: .type(.alert), unreadOnly: true)
+    await relaunched.receive(.savedFilterLoaded(saved)) {
+      $0.filter = .type(.alert)
+      $0.unreadOnly = true
+    }
+    await relaunched.receive(.pageLoaded(page, replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+      $0.notifications = IdentifiedArray(uniqueElements: Fixtures.feed)
+    }
+    await relaunched.receive(.delegate(.unreadCountChanged(2)))
+    await relaunched.send(.onDisappear) { $0.connection = .offline }
+    await appear.cancel()
   }
 
   @Test func daySectionsAndThreadGroupsAreDerived() {
@@ -138,12 +201,26 @@ struct LifecycleTests {
       $0.notificationClient.markAsRead = { _ in }
       $0.notificationClient.markAsUnread = { _ in }
     }
-    store.exhaustivity = .off
-    await store.send(.markAsRead("n1"))
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+    }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.send(.markAsRead("n1"))  // already read: no change, no delegate
-    await store.send(.markAsUnread("n1"))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    // Already read: nothing changes, so nothing is sent.
+    await store.send(.markAsRead("n1"))
+    // The list changes but the count does not.
+    var edited = Fixtures.feed[1]
+    edited.title = "Edited"
+    await store.send(.liveEvent(NotificationEvent(.updated(edited)))) {
+      $0.notifications[id: "n2"]?.title = "Edited"
+    }
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+    }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.finish()
+    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges = [:] }
   }
 }

@@ -5,9 +5,10 @@ import NotificationFeature
 import Testing
 
 /// Drives random action sequences against an in-memory backend that fails at random (with
-/// retryable and permanent errors) and checks the feature's invariants after every step, and
-/// that the feature and the backend agree once every effect has finished and the outbox is
-/// empty.
+/// retryable and permanent errors) and checks the feature's invariants after every step: ids
+/// unique, newest first, the unread count reported exactly when it changes, and the feature and
+/// the backend in agreement whenever nothing is queued or in flight. At the end it drains the
+/// outbox and checks that they agree.
 ///
 /// CI runs fixed seeds. For a longer run with random seeds:
 /// `LOOM_MODEL_SEEDS=200 swift test --filter ModelBasedTests`.
@@ -38,10 +39,18 @@ struct ModelBasedTests {
     let errors: [UserFacingError] = [.network, .server(status: 503), .notFound, .server(status: 400)]
     let traceLog = LockedState<[String]>([])
     let tracing = ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] == "\(seed)"
+    // Every unread count the feature reports, as a shell's badge would see them.
+    let reportedCounts = LockedState<[Int]>([])
     let store = Store(initialState: NotificationsFeature.State(notifications: initial)) {
       NotificationsFeature().printChanges(to: { line in
         if tracing { traceLog.withLock { $0.append(line.split(separator: "\n").prefix(2).joined(separator: " ")) } }
       })
+      Reduce { _, action in
+        if case .delegate(.unreadCountChanged(let count)) = action {
+          reportedCounts.withLock { $0.append(count) }
+        }
+        return .none
+      }
     } withDependencies: {
       $0.notificationClient = backend.client
       $0.settingsClient = .inMemory()
@@ -50,6 +59,7 @@ struct ModelBasedTests {
       $0.date = .constant(start)
       $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: seed))
     }
+    let initialUnread = store.state.unreadCount
     var nextID = 100
     for step in 0..<250 {
       let ids = store.state.notifications.ids
@@ -90,11 +100,16 @@ struct ModelBasedTests {
         "\(message)")
       #expect(
         state.unreadCount == state.notifications.filter { !$0.isRead }.count, "\(message)")
-      if ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] != nil, state.outbox.isEmpty,
+      // The count is reported exactly when it changes, so the last report is the count now.
+      let counts = [initialUnread] + reportedCounts.withLock { $0 }
+      #expect(counts.last == state.unreadCount, "\(message)")
+      #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 != $1 }, "\(message)")
+      // With nothing queued or in flight, the feature and the backend agree after every step.
+      if state.outbox.isEmpty, state.pendingChanges.isEmpty,
         state.notifications.filter({ !$0.isLocal }).map(Snapshot.init)
           != backend.notifications.map(Snapshot.init)
       {
-        print("DIVERGED seed \(seed) step \(step) after \(action); outbox \(state.outbox)")
+        Issue.record("\(message): the feature and the backend disagree; outbox \(state.outbox)")
         for line in traceLog.withLock({ $0.suffix(12) }) { print("  ACTION \(line)") }
         return
       }

@@ -7,6 +7,29 @@ import Testing
 @MainActor
 struct TapAndPushTests {
   let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+  static let announced: NotificationsFeature.BannerOptions = [.banner, .sound, .badge]
+
+  /// A push that spells out every field a notification shows, and the notification it becomes,
+  /// so each banner test states exactly what it expects.
+  func push(
+    _ id: String, type: NotificationType = .ping, priority: NotificationPriority
+  ) -> (payload: Data, notification: NotificationData) {
+    let json = """
+      {"id":"\(id)","type":"\(type.rawValue)","title":"Title \(id)","body":"Message \(id)",\
+      "timestamp":1700000000,"priority":"\(priority.rawValue)"}
+      """
+    return (payload(json), Fixtures.notification(id, type: type, priority: priority))
+  }
+
+  func store(muting muted: Set<NotificationType>) -> TestStore<
+    NotificationsFeature.State, NotificationsFeature.Action
+  > {
+    var state = NotificationsFeature.State()
+    state.mutedTypes = muted
+    return makeStore(state: state)
+  }
+
+  // MARK: Tapping
 
   @Test func tappingMarksReadAndNavigatesToTheTarget() async {
     let store = makeStore { $0.notificationClient.markAsRead = { _ in } }
@@ -20,11 +43,52 @@ struct TapAndPushTests {
     await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
   }
 
+  @Test(
+    arguments: zip(
+      [
+        NotificationTarget.contact(contactID: "c2"), .alert(alertID: "a2"),
+        .ping(pingID: "p2", contactID: "c2"),
+      ],
+      [
+        NotificationsFeature.Action.Delegate.navigateToContact(contactID: "c2"),
+        .navigateToAlert(alertID: "a2"), .navigateToPing(pingID: "p2", contactID: "c2"),
+      ]))
+  func tappingNavigatesToTheScreenOfEachKindOfTarget(
+    target: NotificationTarget, navigation: NotificationsFeature.Action.Delegate
+  ) async {
+    let tapped = Fixtures.notification("t1", target: target)
+    let store = makeStore([tapped]) { $0.notificationClient.markAsRead = { _ in } }
+    await store.send(.notificationTapped("t1")) {
+      $0.notifications[id: "t1"]?.isRead = true
+      $0.pendingChanges[changeID] = .setRead(id: "t1", isRead: true, previous: false)
+      $0.lastTap = .navigated(id: "t1")
+    }
+    await store.receive(.delegate(navigation))
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+  }
+
   @Test func aNotificationWithoutATargetOpensNothingAndSaysSo() async {
     let store = makeStore()
     await store.send(.notificationTapped("n3")) { $0.lastTap = .nothingToOpen(id: "n3") }
     await store.send(.notificationTapped("missing")) { $0.lastTap = .notFound(id: "missing") }
   }
+
+  @Test func aTappedPushMarksTheFeedItemReadAndNavigates() async {
+    let store = makeStore { $0.notificationClient.markAsRead = { _ in } }
+    let json = #"{"id":"n2","type":"alert","alertId":"a1","title":"Title n2","body":"Message n2","timestamp":1699999880}"#
+    await store.send(.notificationResponse(payload(json))) {
+      $0.notifications[id: "n2"]?.isRead = true
+      $0.pendingChanges[changeID] = .setRead(id: "n2", isRead: true, previous: false)
+      $0.lastTap = .navigated(id: "n2")
+    }
+    // A tapped push is never announced: the person is already looking at it.
+    await store.receive(.delegate(.navigateToAlert(alertID: "a1")))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+  }
+
+  // MARK: Receiving
 
   @Test func aValidPushIsInsertedInOrderAndAnnounced() async {
     let store = makeStore()
@@ -35,17 +99,33 @@ struct TapAndPushTests {
     await store.send(.pushReceived(payload(json))) {
       $0.notifications.insert(expected, at: 0)
     }
-    await store.receive(.delegate(.presentBanner(expected, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.presentBanner(expected, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(3)))
   }
 
   @Test func theSameIDByPushAndByFeedShowsOnce() async {
     let store = makeStore()
-    store.exhaustivity = .off
     let json = #"{"id":"n1","type":"ping","pingId":"p1","contactId":"c1","title":"Title n1","body":"Message n1","timestamp":1699999940}"#
+    // The push is the feed's n1 exactly: the list does not change and the count stays.
     await store.send(.pushReceived(payload(json)))
-    #expect(store.state.notifications.ids.filter { $0 == "n1" }.count == 1)
-    #expect(store.state.notifications.count == 3)
+    await store.receive(.delegate(.presentBanner(Fixtures.feed[0], Self.announced)))
+  }
+
+  @Test func aPushedNotificationThatAFeedPageAlsoHoldsShowsOnce() async {
+    let store = makeStore([])
+    let pushed = push("n7", priority: .regular)
+    await store.send(.pushReceived(pushed.payload)) { $0.notifications = [pushed.notification] }
+    await store.receive(.delegate(.presentBanner(pushed.notification, Self.announced)))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    // The feed's copy is older and edited since: it replaces the pushed one, in its place.
+    var fromFeed = Fixtures.notification("n7", minutesAgo: 0.5)
+    fromFeed.title = "Edited"
+    let page = NotificationPage(items: [fromFeed, Fixtures.feed[0]], hasMore: false)
+    await store.send(.pageLoaded(page, replacing: false)) {
+      $0.hasLoadedOnce = true
+      $0.notifications = [fromFeed, Fixtures.feed[0]]
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
   }
 
   @Test func anInvalidPushIsRecordedAndChangesNothingElse() async {
@@ -56,31 +136,61 @@ struct TapAndPushTests {
     await store.receive(.delegate(.pushParseFailed(.missingField("id"))))
   }
 
-  @Test func silentPushesAndMutedTypesAreNotAnnouncedUnlessHighPriority() async {
-    var state = NotificationsFeature.State()
-    state.mutedTypes = [.ping, .system]
-    let store = TestStore(initialState: state) { NotificationsFeature() } withDependencies: {
-      $0.useFeatureDefaults()
-    }
-    store.exhaustivity = .off
-    await store.send(.pushReceived(payload(#"{"id":"s1","type":"ping","aps":{"interruption-level":"passive"}}"#)))
-    await store.send(.pushReceived(payload(#"{"id":"m1","type":"ping"}"#)))
-    await store.send(.pushReceived(payload(#"{"id":"h1","type":"ping","priority":"high"}"#)))
-    await store.receive(where: {
-      if case .delegate(.presentBanner(let notification, _)) = $0 { notification.id == "h1" } else { false }
-    })
-    await store.send(.pushReceived(payload(#"{"id":"h2","type":"system","aps":{"interruption-level":"critical"}}"#)))
-    await store.finish()
-    #expect(store.state.notifications.count == 4)
+  // MARK: Banners
+
+  @Test func aSilentPushIsNeverAnnounced() async {
+    // Unmuted and in the foreground: only its priority keeps it from a banner.
+    let store = store(muting: [])
+    let silent = push("s1", priority: .silent)
+    await store.send(.pushReceived(silent.payload)) { $0.notifications = [silent.notification] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
-  @Test func aTappedPushMarksTheFeedItemReadAndNavigates() async {
-    let store = makeStore { $0.notificationClient.markAsRead = { _ in } }
-    store.exhaustivity = .off
-    let json = #"{"id":"n2","type":"alert","alertId":"a1","title":"Title n2","body":"Message n2","timestamp":1699999880}"#
-    await store.send(.notificationResponse(payload(json)))
-    await store.receive(.delegate(.navigateToAlert(alertID: "a1")))
-    #expect(store.state.notifications[id: "n2"]?.isRead == true)
-    await store.finish()
+  @Test func aMutedTypeIsNotAnnouncedAtRegularPriority() async {
+    let store = store(muting: [.ping])
+    let muted = push("m1", priority: .regular)
+    await store.send(.pushReceived(muted.payload)) { $0.notifications = [muted.notification] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+  }
+
+  @Test func aMutedTypeIsAnnouncedAtHighPriority() async {
+    let store = store(muting: [.ping])
+    let urgent = push("h1", priority: .high)
+    await store.send(.pushReceived(urgent.payload)) { $0.notifications = [urgent.notification] }
+    await store.receive(.delegate(.presentBanner(urgent.notification, Self.announced)))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+  }
+
+  @Test func aMutedSystemNotificationIsNotAnnouncedEvenAtHighPriority() async {
+    let store = store(muting: [.system])
+    let system = push("h2", type: .system, priority: .high)
+    await store.send(.pushReceived(system.payload)) { $0.notifications = [system.notification] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+  }
+
+  @Test func anUnmutedSystemNotificationAtHighPriorityIsAnnounced() async {
+    let store = store(muting: [.ping])
+    let system = push("h3", type: .system, priority: .high)
+    await store.send(.pushReceived(system.payload)) { $0.notifications = [system.notification] }
+    await store.receive(.delegate(.presentBanner(system.notification, Self.announced)))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+  }
+
+  @Test func pushesAreAnnouncedOnlyInTheForeground() async {
+    let store = store(muting: [])
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    let inBackground = push("b1", priority: .high)
+    await store.send(.pushReceived(inBackground.payload)) {
+      $0.notifications = [inBackground.notification]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+
+    await store.send(.foregroundChanged(true)) { $0.isInForeground = true }
+    let inForeground = push("f1", priority: .regular)
+    await store.send(.pushReceived(inForeground.payload)) {
+      $0.notifications.insert(inForeground.notification, at: 1)
+    }
+    await store.receive(.delegate(.presentBanner(inForeground.notification, Self.announced)))
+    await store.receive(.delegate(.unreadCountChanged(2)))
   }
 }

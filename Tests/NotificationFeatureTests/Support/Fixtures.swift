@@ -40,8 +40,16 @@ func makeStore(
   _ notifications: [NotificationData] = Fixtures.feed,
   _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
 ) -> TestStore<NotificationsFeature.State, NotificationsFeature.Action> {
+  makeStore(state: NotificationsFeature.State(notifications: notifications), prepare)
+}
+
+@MainActor
+func makeStore(
+  state: NotificationsFeature.State,
+  _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
+) -> TestStore<NotificationsFeature.State, NotificationsFeature.Action> {
   let store = TestStore(
-    initialState: NotificationsFeature.State(notifications: notifications),
+    initialState: state,
     reducer: { NotificationsFeature() },
     withDependencies: {
       $0.useFeatureDefaults()

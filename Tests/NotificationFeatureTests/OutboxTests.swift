@@ -1,0 +1,237 @@
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+/// Changes that failed for now wait in the outbox and are sent again; what is queued merges
+/// with newer changes to the same notifications.
+@MainActor
+struct OutboxTests {
+  let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+
+  @Test func aRetryableFailureKeepsTheChangeAndQueuesItInTheOutbox() async {
+    let attempts = LockedState(0)
+    let store = makeStore {
+      $0.notificationClient.markAsRead = { _ in
+        let attempt = attempts.withLock { $0 += 1; return $0 }
+        if attempt == 1 { throw UserFacingError.network }
+      }
+    }
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeFailed(changeID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks[.markAsRead("n1")] = .setRead(id: "n1", isRead: true, previous: false)
+    }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+    }
+    #expect(attempts.withLock { $0 } == 2)
+  }
+
+  @Test func aQueuedChangeThatFailsAgainForNowIsRetriedLater() async {
+    let failures = LockedState<[UserFacingError]>([.network, .server(status: 503)])
+    let store = makeStore {
+      $0.notificationClient.markAsRead = { _ in
+        let failure = failures.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if let failure { throw failure }
+      }
+    }
+    let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[changeID] = change
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeFailed(changeID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks = [.markAsRead("n1"): change]
+    }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 503), attempt: 0))
+    await store.receive(.retryOutbox(attempt: 1))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+    }
+    await store.finish()
+  }
+
+  /// Found by the model-based test: a change queued after a network error that then failed for
+  /// good when retried stayed applied, so the list and the backend disagreed.
+  @Test func aQueuedChangeThatFailsForGoodWhenRetriedIsRolledBack() async {
+    let failures = LockedState<[UserFacingError]>([.network, .server(status: 400)])
+    let store = makeStore {
+      $0.notificationClient.markAsRead = { _ in
+        let failure = failures.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if let failure { throw failure }
+      }
+    }
+    let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[changeID] = change
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeFailed(changeID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks = [.markAsRead("n1"): change]
+    }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.error = .server(status: 400)
+    }
+    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.finish()
+  }
+
+  /// Found by the model-based test: a queued mark-as-read was retried after a later
+  /// mark-as-unread of the same notification had succeeded, leaving the backend read.
+  @Test func aNewerChangeReplacesWhatIsQueuedForTheSameNotification() async {
+    let calls = LockedState<[String]>([])
+    let failReads = LockedState(true)
+    let clock = TestClock()
+    let store = makeStore {
+      $0.continuousClock = clock
+      $0.notificationClient.markAsRead = { id in
+        if failReads.withLock({ $0 }) { throw UserFacingError.network }
+        calls.withLock { $0.append("read \(id)") }
+      }
+      $0.notificationClient.markAsUnread = { id in calls.withLock { $0.append("unread \(id)") } }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let read = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[changeID] = read
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeFailed(changeID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks = [.markAsRead("n1"): read]
+    }
+    // Reads would now reach the backend, so a retry of the queued one would show in `calls`.
+    failReads.withLock { $0 = false }
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.outbox = []
+      $0.superseded = [secondID: [.markAsRead("n1")]]
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.changeSucceeded(secondID)) {
+      $0.pendingChanges = [:]
+      $0.superseded = [:]
+      $0.outboxRollbacks = [:]
+    }
+    // The retry scheduled for the replaced entry finds the outbox empty and sends nothing.
+    await clock.advance(by: .seconds(1))
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.finish()
+    #expect(calls.withLock { $0 } == ["unread n1"])
+  }
+
+  @Test func aFailedChangeOwesTheBackendTheQueuedChangesItReplaced() async {
+    let reads = LockedState(0)
+    let clock = TestClock()
+    let store = makeStore {
+      $0.continuousClock = clock
+      $0.notificationClient.markAsRead = { _ in
+        if reads.withLock({ $0 += 1; return $0 }) == 1 { throw UserFacingError.network }
+      }
+      $0.notificationClient.delete = { _ in throw UserFacingError.server(status: 400) }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let read = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.pendingChanges[changeID] = read
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeFailed(changeID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks = [.markAsRead("n1"): read]
+    }
+    var readN1 = Fixtures.feed[0]
+    readN1.isRead = true
+    await store.send(.delete("n1")) {
+      $0.notifications.remove(id: "n1")
+      $0.pendingChanges[secondID] = .delete(readN1, index: 0)
+      $0.outbox = []
+      $0.superseded = [secondID: [.markAsRead("n1")]]
+    }
+    // The delete failing for good brings n1 back read, and the read it replaced is queued again.
+    await store.receive(.changeFailed(secondID, .server(status: 400))) {
+      $0.pendingChanges = [:]
+      $0.superseded = [:]
+      $0.notifications.insert(readN1, at: 0)
+      $0.outbox = [.markAsRead("n1")]
+      $0.error = .server(status: 400)
+    }
+    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+    }
+    await store.finish()
+    #expect(reads.withLock { $0 } == 2)
+  }
+
+  @Test func aRestoredOutboxIsSentOneEntryAfterTheOther() async {
+    let calls = LockedState<[String]>([])
+    let store = makeStore([]) {
+      $0.notificationClient.markAsRead = { id in calls.withLock { $0.append("read \(id)") } }
+      $0.notificationClient.delete = { id in calls.withLock { $0.append("delete \(id)") } }
+    }
+    await store.send(.outboxRestored([.markAsRead("n1"), .delete("n2")])) {
+      $0.outbox = [.markAsRead("n1"), .delete("n2")]
+    }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) { $0.outbox = [.delete("n2")] }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.delete("n2"))) { $0.outbox = [] }
+    await store.finish()
+    #expect(calls.withLock { $0 } == ["read n1", "delete n2"])
+  }
+
+  @Test func markingReadAndUnreadInTheOutboxCancelOutInEitherOrder() {
+    var outbox: [NotificationsFeature.OutboxEntry] = []
+    outbox.enqueue(.markAsRead("n1"))
+    outbox.enqueue(.markAsUnread("n1"))
+    #expect(outbox.isEmpty)
+    outbox.enqueue(.markAsUnread("n1"))
+    outbox.enqueue(.markAsRead("n1"))
+    #expect(outbox.isEmpty)
+  }
+
+  @Test func aQueuedDeleteSupersedesTheReadChangesQueuedForThatNotification() {
+    var outbox: [NotificationsFeature.OutboxEntry] = [.markAsRead("n1"), .markAsUnread("n2")]
+    outbox.enqueue(.delete("n2"))
+    #expect(outbox == [.markAsRead("n1"), .delete("n2")])
+    outbox.enqueue(.delete("n1"))
+    #expect(outbox == [.delete("n2"), .delete("n1")])
+  }
+
+  @Test func aQueuedDeleteAllSupersedesEverythingQueued() {
+    var outbox: [NotificationsFeature.OutboxEntry] = [.markAsRead("n1"), .delete("n2")]
+    outbox.enqueue(.deleteAll)
+    #expect(outbox == [.deleteAll])
+  }
+}
