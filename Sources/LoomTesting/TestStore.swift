@@ -165,9 +165,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///
   /// Effects run on the main actor, as the test does. Where the runtime cannot start an effect
   /// in place (or an effect's operation is resumed as a separate job), its work is queued on the
-  /// main actor ahead of the test; yielding lets it run. Yielding stops as soon as a yield passes
-  /// with no activity in the store (nothing started, suspended on a test clock, sent or ended),
-  /// and at most 50 times: this relies on the main actor running jobs in order, not on time.
+  /// main actor ahead of the test; yielding lets it run. Yielding stops once every effect waits on
+  /// the test or has ended, once three yields in a row pass with no activity in the store
+  /// (nothing started, suspended on the test, sent or ended), and at most after 50 yields: this
+  /// relies on the main actor running jobs roughly in order, not on time. (One quiet yield was
+  /// not enough on a loaded machine: an effect resuming from `ImmediateClock`'s yield could still
+  /// be pending.)
   func settleEffects() async {
     let deadline = ContinuousClock.now + timeout
     while !hooks.haveAllEffectsStarted {
@@ -179,11 +182,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       }
     }
     var yields = 0
-    while hooks.inFlightEffectCount > 0, !hooks.isIdle, yields < 50 {
+    var quietYields = 0
+    while hooks.inFlightEffectCount > 0, !hooks.isIdle, yields < 50, quietYields < 3 {
       let generation = monitor.generation
       await Task.yield()
       yields += 1
-      if monitor.generation == generation { break }
+      quietYields = monitor.generation == generation ? quietYields + 1 : 0
     }
   }
 

@@ -36,13 +36,12 @@ struct RealRunnerTests {
   func anEffectLeftRunningFailsTheTestAtItsSend(under framework: FixtureRun.Framework)
     async throws
   {
-    // What the effect waits on is left out: it is named only once the effect reached its sleep.
     try await expectFailure(of: "anEffectLeftRunningFails", under: framework) {
       $0.hasPrefix("1 effect is still running at the end of the test.")
-        && $0.contains(
+        && $0.hasSuffix(
           """
           Effects in flight:
-            • an effect of .startTimer at FixtureFeature/Counter.swift:45
+            • an effect of .startTimer at FixtureFeature/Counter.swift:45 (waiting on a test clock)
           """)
     }
   }

@@ -157,9 +157,12 @@ struct LifecycleTests {
     let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let responses = AsyncStream<PushClient.Response>.makeStream()
     let page = NotificationPage(items: Fixtures.feed)
+    // The saved filter and the first page load at once: the page is held back so they arrive
+    // in one order.
+    let pageResponse = TestContinuation<NotificationPage>()
     let relaunched = makeStore([]) {
       $0.settingsClient = settings
-      $0.notificationClient.fetchPage = { _ in page }
+      $0.notificationClient.fetchPage = { _ in try await pageResponse.value }
       $0.notificationClient.updates = { _ in live.stream }
       $0.pushClient.responses = { responses.stream }
     }
@@ -172,6 +175,7 @@ struct LifecycleTests {
       $0.filter = .type(.alert)
       $0.unreadOnly = true
     }
+    pageResponse.resume(returning: page)
     await relaunched.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
       $0.hasLoadedOnce = true

@@ -57,7 +57,15 @@ public final class TestClock: Clock, Sendable {
 
   /// The implementation of ``sleep(until:tolerance:)``, running on the caller's actor so the
   /// sleeper is registered before the caller first suspends.
-  nonisolated(nonsending) func sleepOnCaller(until deadline: Instant) async throws {
+  ///
+  /// Takes the caller's isolation as a parameter, and the cancellation handler's operation
+  /// captures it, rather than being `nonisolated(nonsending)`: the operation closure of
+  /// `withTaskCancellationHandler` is not isolated unless it captures an isolated parameter, so
+  /// it ran on the global executor and the sleeper was registered there, after the caller had
+  /// moved on; a test could then advance the clock before the sleeper existed.
+  func sleepOnCaller(
+    until deadline: Instant, isolation: isolated (any Actor)? = #isolation
+  ) async throws {
     try Task.checkCancellation()
     let observer = Suspension.observer
     // A deadline of now (`sleep(for: .zero)`) waits for the next `advance`, as swift-clocks'
@@ -72,6 +80,7 @@ public final class TestClock: Clock, Sendable {
       return
     }
     try await withTaskCancellationHandler {
+      _ = isolation
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         let isCancelled = state.withLock { state -> Bool in
           if Task.isCancelled { return true }

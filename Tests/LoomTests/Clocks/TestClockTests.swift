@@ -1,8 +1,49 @@
+import Foundation
 import Loom
 import Testing
 
 @MainActor
 struct TestClockTests {
+  struct Timer: Reducer {
+    struct State: Equatable {}
+    enum Action: Sendable, Equatable { case start }
+    let clock: TestClock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      // The capture list matters: with it, Swift 6.3 does not infer a closure passed as a
+      // `nonisolated(nonsending)` parameter to be `nonisolated(nonsending)`.
+      .run { [clock] _ in try await clock.sleep(for: .seconds(1)) }
+    }
+  }
+
+  /// The effect starts on the main actor inside `send` and registers its sleeper before `send`
+  /// returns, so a test can advance the clock right after sending. The registration used to
+  /// happen on the global executor, after `send` had returned.
+  @Test func anEffectSleepsOnTheClockBeforeSendReturns() async {
+    let clock = TestClock()
+    let store = Store(initialState: Timer.State()) { Timer(clock: clock) }
+    let task = store.send(.start)
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(clock.sleeperCount == 0)
+  }
+
+  /// The sleeper is registered on the caller's thread, before the caller suspends. It used to
+  /// be registered on the global executor (the operation of `withTaskCancellationHandler` is
+  /// not isolated to the caller), after the caller had moved on.
+  @Test func aSleeperIsRegisteredBeforeTheCallerSuspends() async {
+    let clock = TestClock()
+    let recorder = SuspensionRecorder()
+    let thread = pthread_self()
+    let task = Suspension.withObserver(recorder) {
+      Task.immediate { @MainActor in try? await clock.sleep(for: .seconds(1)) }
+    }
+    #expect(recorder.threads.value == [thread])
+    await clock.advance(by: .seconds(1))
+    await task.value
+  }
+
   /// swift-clocks' TestClock suspends a zero-length sleep until the next advance, and tests
   /// ported from TCA rely on it (a `Task.yield` stand-in that the test controls).
   @Test func aSleepUntilNowWaitsForTheNextAdvance() async {
@@ -26,4 +67,19 @@ struct TestClockTests {
     try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))
     #expect(clock.sleeperCount == 0)
   }
+}
+
+
+/// Records the threads a sleeper announced its suspension from.
+final class SuspensionRecorder: SuspensionObserver {
+  let threads = Locked<[pthread_t]>([])
+
+  func willSuspend(on reason: SuspensionReason) {
+    let thread = pthread_self()
+    threads.withValue { $0.append(thread) }
+  }
+
+  func didResume() {}
+
+  var isSettled: Bool { true }
 }

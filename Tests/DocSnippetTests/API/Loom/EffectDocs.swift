@@ -202,7 +202,10 @@ enum EffectDocs {
     await store.receive(.pageLoaded(FeedClient.Page(items: ["page of 50"]))) {
       $0.items.append("page of 50")
     }
+    // An immediate clock ends the debounce's wait at once, so each query is searched (ClockDocs
+    // shows the debounce on a test clock).
     await store.send(.searchQueryChanged("l")) { $0.query = "l" }
+    await store.receive(.results(["l"])) { $0.results = ["l"] }
     await store.send(.searchQueryChanged("lo")) { $0.query = "lo" }
     await store.receive(.results(["lo"])) { $0.results = ["lo"] }
     await store.send(.filtersTapped)
