@@ -5,8 +5,8 @@ extension TestStore {
   /// that the test asserted every action the effects sent.
   ///
   /// In exhaustive mode (the default) it fails if effects are still running after `timeout`, at
-  /// once if every one of them waits on the test (a ``TestClock`` not advanced, a ``TestStream``
-  /// not yielded to, a ``TestContinuation`` not resumed), and if actions were received that the
+  /// once if every one of them waits on the test (a `TestClock` not advanced, a `TestStream`
+  /// not yielded to, a `TestContinuation` not resumed), and if actions were received that the
   /// test did not assert. These are the checks the store also makes when the test releases it;
   /// calling `finish()` makes them at this line and waits for effects that need a moment to
   /// finish (work off the main actor) instead of failing on them.

@@ -29,8 +29,8 @@ import Loom
 /// against the test that created the store, under Swift Testing and XCTest alike.
 ///
 /// Waiting is driven by the store's own events, not by polling: `receive` fails at once when no
-/// effect can make progress (every effect waits on a ``TestClock`` the test has not advanced, a
-/// ``TestStream`` it has not yielded to, or a ``TestContinuation`` it has not resumed), and the
+/// effect can make progress (every effect waits on a `TestClock` the test has not advanced, a
+/// `TestStream` it has not yielded to, or a `TestContinuation` it has not resumed), and the
 /// wall-clock ``timeout`` is only the last resort for effects that wait on something else.
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {

@@ -90,3 +90,24 @@ import Testing
   await store.send(.factTapped)
   await store.receive(.factLoaded("No fact today.")) { $0.fact = "No fact today." }
 }
+
+/// Collects the failures: the guide shows their messages, which is what this checks.
+@MainActor
+@Test func theFailuresGettingStartedShowsAreTheOnesTestStoreReports() async throws {
+  let failures = LockedState<[String]>([])
+  do {
+    let store = TestStore(initialState: CounterFeature.State()) { CounterFeature() } withDependencies: {
+      $0.numberFact.fetch = { "\($0) is odd." }
+    }
+    store.failureReporter = .collecting { failure in failures.withLock { $0.append(failure.message) } }
+    await store.send(.incrementTapped) { $0.count = 2 }
+    await store.send(.factTapped)
+    await store.finish()
+  }
+  let wrongState = try #require(try Documentation.output(named: "getting-started-wrong-state"))
+  let forgotten = try #require(try Documentation.output(named: "getting-started-forgotten-receive"))
+  #expect(
+    failures.withLock { $0 } == [
+      wrongState.lines.joined(separator: "\n"), forgotten.lines.joined(separator: "\n"),
+    ], "update the blocks in \(forgotten.path)")
+}

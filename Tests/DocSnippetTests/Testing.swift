@@ -86,3 +86,59 @@ struct Launcher: Reducer {
   let shown = try #require(try Documentation.output(named: "state-mismatch"))
   #expect(reported == [shown.lines.joined(separator: "\n")], "update the block in \(shown.path)")
 }
+
+/// Collects the failures: the guide shows their messages, which is what this checks.
+@MainActor
+@Test func theEndOfTestFailuresInTheTestingGuideAreTheOnesTestStoreReports() async throws {
+  let failures = LockedState<[TestFailure]>([])
+  do {
+    let clock = TestClock()
+    let store = TestStore(initialState: Stopwatch.State()) { Stopwatch() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    store.failureReporter = .collecting { failure in failures.withLock { $0.append(failure) } }
+    await store.send(.startTimer) { $0.isTimerOn = true }
+    await clock.advance(by: .seconds(1))
+  }
+  let reported = failures.withLock { $0 }.map(\.message)
+  let unreceived = try #require(try Documentation.output(named: "unreceived-action"))
+  let running = try #require(try Documentation.output(named: "effect-still-running"))
+  #expect(
+    reported == [
+      unreceived.lines.joined(separator: "\n"), running.lines.joined(separator: "\n"),
+    ], "update the blocks in \(unreceived.path)")
+}
+
+/// Listens to a stream of facts.
+struct FactListener: Reducer {
+  struct State: Equatable { var facts: [String] = [] }
+  enum Action: Sendable, Equatable { case onAppear, factReceived(String) }
+  @Dependency(\.factClient) var factClient
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .onAppear:
+      return .run { [factClient] send in
+        for await fact in factClient.updates() { await send(.factReceived(fact)) }
+      }
+    case .factReceived(let fact):
+      state.facts.append(fact)
+      return .none
+    }
+  }
+}
+
+// snippet: test-stream
+@MainActor
+@Test func factsArriveAsTheTestYieldsThem() async {
+  let updates = TestStream<String>()
+  let store = TestStore(initialState: FactListener.State()) { FactListener() } withDependencies: {
+    $0.factClient.updates = { updates.stream }
+  }
+  await store.send(.onAppear)
+  updates.yield("1 is a number.")
+  await store.receive(.factReceived("1 is a number.")) { $0.facts = ["1 is a number."] }
+  updates.finish()
+  await store.finish()
+}
+// snippet: end
