@@ -106,8 +106,7 @@ import Testing
   }
   let wrongState = try #require(try Documentation.output(named: "getting-started-wrong-state"))
   let forgotten = try #require(try Documentation.output(named: "getting-started-forgotten-receive"))
-  #expect(
-    failures.withLock { $0 } == [
-      wrongState.lines.joined(separator: "\n"), forgotten.lines.joined(separator: "\n"),
-    ], "update the blocks in \(forgotten.path)")
+  let shown: [String] = [wrongState.lines, forgotten.lines].map { $0.joined(separator: "\n") }
+  let reported: [String] = failures.withLock { $0 }
+  #expect(reported == shown, "update the blocks in \(forgotten.path)")
 }
