@@ -18,8 +18,9 @@ struct UUIDGeneratorTests {
 
   @Test func anIntegerUUIDIsWhatTheIncrementingGeneratorReturnsForThatCall() {
     let uuid = UUIDGenerator.incrementing
-    let generated = (0..<20).map { _ in uuid() }
-    #expect(generated == (0..<20).map { UUID(UInt64($0)) })
+    let generated: [UUID] = (0..<20).map { _ in uuid() }
+    let expected: [UUID] = (0..<20).map { (value: Int) -> UUID in UUID(UInt64(value)) }
+    #expect(generated == expected)
     #expect(UUID(10).uuidString == "00000000-0000-0000-0000-00000000000A")
     #expect(UUID(UInt64.max).uuidString == "00000000-0000-0000-FFFF-FFFFFFFFFFFF")
     #expect(UUID(0x0102_0304_0506_0708).uuidString == "00000000-0000-0000-0102-030405060708")

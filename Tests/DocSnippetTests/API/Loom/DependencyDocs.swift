@@ -152,8 +152,9 @@ enum DependencyDocs {
       for await update in FactClientTestKey.testValue.updates() { updates.append(update) }
       #expect(updates == [])
     }
-    #expect(reported.withLock { $0.count } == 2)
-    #expect(reported.withLock { $0.first?.contains("FactClient.fetch") } == true)
+    let messages: [String] = reported.withLock { $0 }
+    #expect(messages.count == 2)
+    #expect(messages.first?.contains("FactClient.fetch") == true)
   }
 
   @MainActor
