@@ -36,3 +36,48 @@ func runW1(scale: Int) {
   blackHole(store.state.count)
   print("W1 send-throughput: \(figure(duration.nanoseconds / Double(count))) ns/action")
 }
+
+/// The W1s and W1m reducer: actions sent by `.send` effects, in a chain or fanned out by
+/// `.merge`.
+struct ChainFeature: Reducer {
+  struct State {
+    var count = 0
+    var leaves = 0
+  }
+  enum Action: Sendable { case count(Int), fan(Int), leaf }
+  let limit: Int
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .count(let n):
+      state.count = n
+      return n < limit ? .send(.count(n + 1)) : .none
+    case .fan(let n):
+      return n < limit ? .merge(.send(.leaf), .send(.leaf), .send(.fan(n + 1))) : .none
+    case .leaf:
+      state.leaves += 1
+      return .none
+    }
+  }
+}
+
+@MainActor
+func runW1s(scale: Int) {
+  for size in [1_000, 10_000, 100_000] {
+    let count = size / scale
+    let store = Store(initialState: ChainFeature.State()) { ChainFeature(limit: count) }
+    let duration = median { store.send(.count(1)) }
+    blackHole(store.state.count)
+    print("W1s effect-sent n=\(size): \(figure(duration.nanoseconds / Double(count))) ns/action")
+  }
+}
+
+@MainActor
+func runW1m(scale: Int) {
+  // Each `.fan` is processed with the two `.leaf`s it sends: three actions per step.
+  let steps = 100_000 / 3 / scale
+  let store = Store(initialState: ChainFeature.State()) { ChainFeature(limit: steps) }
+  let duration = median { store.send(.fan(0)) }
+  blackHole(store.state.leaves)
+  print("W1m merge-of-sends: \(figure(duration.nanoseconds / Double(steps * 3))) ns/action")
+}

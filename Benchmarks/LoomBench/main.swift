@@ -12,7 +12,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     usage: loom-bench [--quick] [--only W<n>]
 
       --quick     run every workload at 1/10 of its size (for CI smoke runs)
-      --only W4   run one workload (W0 to W6, W8)
+      --only W4   run one workload (W0, W1, W1s, W1m, W2 to W6, W8)
     """)
   exit(0)
 }
@@ -26,7 +26,7 @@ let only: String? = {
   }
   return arguments[next].uppercased()
 }()
-let known = ["W0", "W1", "W2", "W3", "W4", "W5", "W6", "W8"]
+let known = ["W0", "W1", "W1S", "W1M", "W2", "W3", "W4", "W5", "W6", "W8"]
 if let only, !known.contains(only) {
   FileHandle.standardError.write(
     Data("loom-bench: unknown workload \(only); known: \(known.joined(separator: ", "))\n".utf8))
@@ -39,6 +39,8 @@ func shouldRun(_ id: String) -> Bool { only == nil || only == id }
 await MainActor.run {
   if shouldRun("W0") { runW0(scale: scale) }
   if shouldRun("W1") { runW1(scale: scale) }
+  if shouldRun("W1S") { runW1s(scale: scale) }
+  if shouldRun("W1M") { runW1m(scale: scale) }
   if shouldRun("W2") { runW2(scale: scale) }
   if shouldRun("W3") { runW3(scale: scale) }
 }

@@ -248,6 +248,24 @@ struct TestStoreFailureTests {
       ])
   }
 
+  /// A chain of actions keeps its most recent ancestors only, however long it grows, so a retry
+  /// loop that runs for hours holds a bounded chain.
+  @Test func aLongChainNamesItsEightMostRecentAncestors() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.send(.relay(30))
+    for remaining in (11...29).reversed() { await store.receive(.relay(remaining)) }
+    await store.receive(.tick)
+    #expect(
+      log.messages.first?.hasPrefix(
+        """
+        Received unexpected action (sent by .send from .relay(11), which came from .relay(12) ← \
+        .relay(13) ← .relay(14) ← .relay(15) ← .relay(16) ← .relay(17) ← .relay(18) ← \
+        .relay(19)):
+        """) == true, "\(log.messages)")
+    await store.skipReceivedActions()
+  }
+
   @Test func aRuntimeWarningFromTheCoreBecomesAFailure() async {
     let log = FailureLog()
     let store = makeStore(log: log)

@@ -62,6 +62,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     }
     @usableFromInline var usesProcessDefaultDependencies: Bool
     @usableFromInline var currentOrigin: EffectOrigin<Action>?
+    /// Whether origins are linked into chains and given to actions sent by `.send`: only when a
+    /// test store watches the store, since nothing else reads them.
+    @usableFromInline var tracksProvenance = false
     /// Effects cancelled while actions they sent were waiting in `queue`.
     @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
     /// Effects that ran to completion while a batch was being processed (an effect starts in
@@ -325,7 +328,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       return
 
     case .send(let sent):
-      let origin = EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin)
+      let origin =
+        storage.pointee.tracksProvenance
+        ? EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin) : nil
       if storage.pointee.isSending {
         storage.pointee.queue.append(Queued(action: sent, group: group, origin: origin))
       } else {
@@ -387,7 +392,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     startedBy action: Action
   ) {
     let origin = EffectOrigin(
-      action: action, fileID: run.fileID, line: run.line, parent: currentOrigin)
+      action: action, fileID: run.fileID, line: run.line,
+      parent: storage.pointee.tracksProvenance ? currentOrigin : nil)
     let id = runtime.register(
       kind: .operation, keys: keys, path: path, group: group, origin: origin)
     let runtime = runtime

@@ -63,6 +63,7 @@ extension Store {
     initialState: State, reducer: R, dependencies: DependencyValues
   ) -> (Store, any StoreTestingHooks<State, Action>) {
     let core = RootCore(initialState: initialState, reducer: reducer, dependencies: dependencies)
+    core.storage.pointee.tracksProvenance = true
     return (Store(core: core, send: { core.send($0) }), core)
   }
 }

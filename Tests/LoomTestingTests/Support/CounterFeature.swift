@@ -19,6 +19,7 @@ struct Counter: Reducer {
     case fireTwice
     case failing
     case chainStart, chainMiddle, chainEnd, startTimerLater
+    case relay(Int)
   }
   enum CancelID { case timer }
 
@@ -65,6 +66,8 @@ struct Counter: Reducer {
       return .none
     case .startTimerLater:
       return .run { send in await send(.startTimer) }
+    case .relay(let remaining):
+      return remaining == 0 ? .none : .send(.relay(remaining - 1))
     }
   }
 }
