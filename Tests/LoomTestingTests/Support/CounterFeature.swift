@@ -18,8 +18,7 @@ struct Counter: Reducer {
     case tick
     case fireTwice
     case failing
-    case chainStart, chainMiddle, chainEnd, startTimerLater
-    case relay(Int)
+    case chainStart, chainMiddle, chainEnd, startTimerLater, relay(Int)
   }
   enum CancelID { case timer }
 
