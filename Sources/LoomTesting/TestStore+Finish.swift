@@ -80,7 +80,7 @@ extension TestStore {
     guard exhaustivity.isExhaustive, !received.isEmpty else { return }
     fail(
       TestStoreLedger<State, Action>.unreceivedActionsMessage(
-        received.map { (action: $0.action, origin: $0.origin) }, when: "by the end of the test"),
+        unreceived, when: "by the end of the test"),
       at: callSite)
     if let last = received.last { reference = last.state }
     received.removeAll()

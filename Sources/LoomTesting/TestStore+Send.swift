@@ -171,6 +171,6 @@ extension TestStore {
   }
 
   func describeReceived() -> String {
-    LoomTesting.describeReceived(received.map { (action: $0.action, origin: $0.origin) })
+    LoomTesting.describeReceived(unreceived)
   }
 }

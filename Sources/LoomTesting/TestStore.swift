@@ -51,9 +51,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// Actions effects sent that the test has not asserted yet, oldest first.
   var received: [Received] = [] {
     didSet {
-      let unreceived = received.map { (action: $0.action, origin: $0.origin) }
+      let unreceived = self.unreceived
       ledger.entries.withLock { $0.unreceived = unreceived }
     }
+  }
+  /// The actions in ``received``, with where they came from, as failure messages name them.
+  var unreceived: [(action: Action, origin: EffectOrigin<Action>)] {
+    received.map { (action: $0.action, origin: $0.origin) }
   }
   /// The state right after the last action sent with ``send(_:assert:fileID:filePath:line:column:)``.
   var stateAfterSentAction: State?
