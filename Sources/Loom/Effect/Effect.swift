@@ -16,30 +16,33 @@
 ///   .cancellable(id: CancelID.refresh, cancelInFlight: true)
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
+  /// Only `none` and `send` are stored inline: a `.send` chain allocates nothing per action, and
+  /// every other case is one boxed pointer, so an effect is no larger than its action (plus a
+  /// tag) and stays cheap to return and copy.
   @usableFromInline
-  indirect enum Operation: Sendable {
+  enum Operation: Sendable {
     /// No work.
     case none
     /// Send an action synchronously, after the current action, in FIFO order.
     case send(Action)
     /// Run an asynchronous operation in its own task.
-    case run(Run)
+    indirect case run(Run)
     /// Run every effect concurrently.
-    case merge([Effect])
+    indirect case merge([Effect])
     /// Run each effect after the previous one has finished.
-    case concatenate([Effect])
+    indirect case concatenate([Effect])
     /// Register the inner effect under an id, optionally cancelling earlier ones first.
-    case cancellable(id: EffectID, cancelInFlight: Bool, Effect)
+    indirect case cancellable(id: EffectID, cancelInFlight: Bool, Effect)
     /// Cancel every effect registered under the id at this reducer path.
-    case cancel(id: EffectID)
+    indirect case cancel(id: EffectID)
     /// The inner effect was returned by the child reducer at this path component.
-    case scoped(EffectID, Effect)
+    indirect case scoped(EffectID, Effect)
     /// Cancel every effect started under this path component (a child that went away).
-    case cancelScope(EffectID)
+    indirect case cancelScope(EffectID)
     /// Run the inner effect with these dependencies.
-    case dependencies(DependencyValues, Effect)
+    indirect case dependencies(DependencyValues, Effect)
     /// Start the inner effect now unless a throttle window for the id is open.
-    case throttle(Throttle)
+    indirect case throttle(Throttle)
   }
 
   /// An asynchronous operation and what to do when it throws.
@@ -102,6 +105,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
   @usableFromInline let operation: Operation
 
+  @usableFromInline
   init(operation: Operation) {
     self.operation = operation
   }
@@ -113,6 +117,7 @@ public struct Effect<Action: Sendable>: Sendable {
   ///   state.count += 1
   ///   return .none
   /// ```
+  @inlinable
   public static var none: Self { Self(operation: .none) }
 
   /// An effect that sends an action synchronously, right after the current action (and any
@@ -125,6 +130,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// case .saveTapped:
   ///   return .send(.delegate(.didSave))
   /// ```
+  @inlinable
   public static func send(_ action: Action) -> Self {
     Self(operation: .send(action))
   }
@@ -175,18 +181,36 @@ public struct Effect<Action: Sendable>: Sendable {
   /// ```swift
   /// return .merge(.send(.loadFilters), .run { send in await send(.tick) })
   /// ```
+  @inlinable
   public static func merge(_ effects: Self...) -> Self {
-    merge(effects)
+    merging(effects)
   }
 
   /// An effect that runs all of the given effects at the same time.
+  @inlinable
   public static func merge(_ effects: some Sequence<Self>) -> Self {
-    let effects = effects.filter { if case .none = $0.operation { false } else { true } }
+    merging(Array(effects))
+  }
+
+  @inlinable
+  static func merging(_ effects: [Self]) -> Self {
+    let effects = withoutNone(effects)
     switch effects.count {
     case 0: return .none
     case 1: return effects[0]
     default: return Self(operation: .merge(effects))
     }
+  }
+
+  /// The effects that are not `.none`, without copying the array when there are none to drop.
+  @inlinable
+  static func withoutNone(_ effects: [Self]) -> [Self] {
+    var index = 0
+    while index < effects.count {
+      if effects[index].isNone { return effects.filter { !$0.isNone } }
+      index += 1
+    }
+    return effects
   }
 
   /// An effect that runs each of the given effects after the previous one has finished.
@@ -196,13 +220,20 @@ public struct Effect<Action: Sendable>: Sendable {
   /// ```swift
   /// return .concatenate(.send(.willSave), .run { _ in try await client.save() }, .send(.didSave))
   /// ```
+  @inlinable
   public static func concatenate(_ effects: Self...) -> Self {
-    concatenate(effects)
+    concatenating(effects)
   }
 
   /// An effect that runs each of the given effects after the previous one has finished.
+  @inlinable
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
-    let effects = effects.filter { if case .none = $0.operation { false } else { true } }
+    concatenating(Array(effects))
+  }
+
+  @inlinable
+  static func concatenating(_ effects: [Self]) -> Self {
+    let effects = withoutNone(effects)
     switch effects.count {
     case 0: return .none
     case 1: return effects[0]
@@ -211,16 +242,19 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// Returns an effect that runs this effect and `other` at the same time.
+  @inlinable
   public func merge(with other: Self) -> Self {
     .merge(self, other)
   }
 
   /// Returns an effect that runs `other` after this effect has finished.
+  @inlinable
   public func concatenate(with other: Self) -> Self {
     .concatenate(self, other)
   }
 
   /// Whether this effect is `.none`. The store uses it to skip all effect bookkeeping.
+  @inlinable
   public var isNone: Bool {
     if case .none = operation { return true }
     return false
