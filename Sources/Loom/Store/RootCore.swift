@@ -47,9 +47,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   /// happens synchronously on the main actor: the reducer receives `state` in place and has no
   /// way to reach the store, and observers are called only between mutations, never during one.
   @usableFromInline
-  struct Storage {
+  struct Storage: ~Copyable {
     @usableFromInline var state: State
-    @usableFromInline var queue: [Queued] = []
+    @usableFromInline var queue = ActionQueue<Queued>()
     @usableFromInline var isSending = false
     /// Whether the state was ever read through the observable accessor. Until then no
     /// observation can be registered, so mutations skip the registrar.
@@ -99,6 +99,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   isolated deinit {
     runtime.cancelAll()
+    storage.pointee.queue.deallocate()
     storage.deinitialize(count: 1)
     storage.deallocate()
   }
@@ -189,18 +190,16 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   func processAll(_ action: Action, group: inout EffectGroup?, origin: EffectOrigin<Action>?) {
     process(action, group: &group, origin: origin)
     guard !storage.pointee.queue.isEmpty else { return }
-    var index = 0
-    while index < storage.pointee.queue.count {
-      let next = storage.pointee.queue[index]
-      index += 1
+    while let next = storage.pointee.queue.popFirst() {
       if let effectID = next.effectID, storage.pointee.cancelledWhileQueued.contains(effectID) {
         continue
       }
       var queuedGroup = next.group ?? group
       process(next.action, group: &queuedGroup, origin: next.origin)
     }
-    storage.pointee.queue.removeAll(keepingCapacity: true)
-    storage.pointee.cancelledWhileQueued.removeAll()
+    if !storage.pointee.cancelledWhileQueued.isEmpty {
+      storage.pointee.cancelledWhileQueued.removeAll()
+    }
   }
 
   /// Removes an effect that finished from the bookkeeping, or, during a batch, once the batch
@@ -257,11 +256,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   ) {
     let effectGroup = group ?? EffectGroup()
     group = effectGroup
+    guard storage.pointee.tracksProvenance else {
+      start(effect, group: effectGroup, path: ReducerPath(), keys: [], startedBy: action)
+      return
+    }
     currentOrigin = origin
     defer { currentOrigin = nil }
-    start(
-      effect, group: effectGroup, path: ReducerPath(), keys: [],
-      dependencies: storage.pointee.dependencies, startedBy: action)
+    start(effect, group: effectGroup, path: ReducerPath(), keys: [], startedBy: action)
   }
 
   /// Where the action whose effects are being started came from, so each effect's origin can
@@ -314,13 +315,17 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   // MARK: Starting effects
 
   /// Interprets an effect tree: queues synchronous sends, registers and starts tasks, cancels.
+  ///
+  /// `dependencies` is `nil` unless a `.dependencies` effect overrides them: the store's are
+  /// read only where an effect needs them (a task, a sequence, a throttle), so a `.send` does
+  /// not copy them.
   @inlinable
   func start(
     _ effect: Effect<Action>,
     group: EffectGroup,
     path: ReducerPath,
     keys: [CancelKey],
-    dependencies: DependencyValues,
+    dependencies: DependencyValues? = nil,
     startedBy action: Action
   ) {
     switch effect.operation {
@@ -342,10 +347,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         run, group: group, path: path, keys: keys, dependencies: dependencies, startedBy: action)
 
     case .merge(let effects):
-      for effect in effects {
+      // An index loop: `for in` went through the unspecialized iterator of the standard library.
+      var index = 0
+      while index < effects.count {
         start(
-          effect, group: group, path: path, keys: keys, dependencies: dependencies,
+          effects[index], group: group, path: path, keys: keys, dependencies: dependencies,
           startedBy: action)
+        index += 1
       }
 
     case .concatenate(let effects):
@@ -388,9 +396,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     group: EffectGroup,
     path: ReducerPath,
     keys: [CancelKey],
-    dependencies: DependencyValues,
+    dependencies: DependencyValues?,
     startedBy action: Action
   ) {
+    let dependencies = dependencies ?? storage.pointee.dependencies
     let origin = EffectOrigin(
       action: action, fileID: run.fileID, line: run.line,
       parent: storage.pointee.tracksProvenance ? currentOrigin : nil)
@@ -453,9 +462,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     group: EffectGroup,
     path: ReducerPath,
     keys: [CancelKey],
-    dependencies: DependencyValues,
+    dependencies: DependencyValues?,
     startedBy action: Action
   ) {
+    let dependencies = dependencies ?? storage.pointee.dependencies
     let origin = EffectOrigin(action: action, fileID: "", line: 0)
     let id = runtime.register(kind: .sequence, keys: keys, path: path, group: group, origin: origin)
     let runtime = runtime
@@ -491,9 +501,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     group: EffectGroup,
     path: ReducerPath,
     keys: [CancelKey],
-    dependencies: DependencyValues,
+    dependencies: DependencyValues?,
     startedBy action: Action
   ) {
+    let dependencies = dependencies ?? storage.pointee.dependencies
     let key = CancelKey(path: path, id: throttle.id)
     let isOpen = runtime.openThrottleWindow(
       key,
