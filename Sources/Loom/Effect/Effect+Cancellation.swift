@@ -17,6 +17,7 @@ extension Effect {
   ///   - id: Any hashable, sendable value; an enum case is the usual choice.
   ///   - cancelInFlight: Whether to cancel the effects already registered under `id` before this
   ///     one starts.
+  @inlinable
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
     if case .none = operation, !cancelInFlight { return self }
     return Self(operation: .cancellable(id: EffectID(id), cancelInFlight: cancelInFlight, self))
@@ -31,6 +32,7 @@ extension Effect {
   /// case .onDisappear:
   ///   return .cancel(id: CancelID.liveUpdates)
   /// ```
+  @inlinable
   public static func cancel(id: some Hashable & Sendable) -> Self {
     Self(operation: .cancel(id: EffectID(id)))
   }

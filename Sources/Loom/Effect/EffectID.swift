@@ -2,26 +2,41 @@
 /// in a reducer path.
 @usableFromInline
 struct EffectID: Hashable, Sendable {
-  let base: any Hashable & Sendable
+  @usableFromInline let base: any Hashable & Sendable
+  /// The base's type and hash, computed once: a cancel id is hashed and compared on every effect
+  /// registered, cancelled and finished, and going through the existential each time (opening
+  /// it, a dynamic cast to compare) cost thousands of instructions per lookup.
+  @usableFromInline let baseType: ObjectIdentifier
+  @usableFromInline let baseHash: Int
 
-  init(_ base: some Hashable & Sendable) {
+  @inlinable
+  init<Base: Hashable & Sendable>(_ base: Base) {
     if let id = base as? EffectID {
       self = id
     } else {
       self.base = base
+      self.baseType = ObjectIdentifier(type(of: base))
+      self.baseHash = base.hashValue
     }
   }
 
   @usableFromInline
   static func == (lhs: Self, rhs: Self) -> Bool {
-    func isEqual<T: Hashable>(_ lhs: T) -> Bool { (rhs.base as? T) == lhs }
+    guard lhs.baseHash == rhs.baseHash, lhs.baseType == rhs.baseType else { return false }
+    // Both bases have the same type (checked above), so the right one is reinterpreted as the
+    // left one's type rather than cast: a cast built `Optional<T>`'s metadata at run time on
+    // every comparison.
+    func isEqual<T: Hashable>(_ lhs: T) -> Bool {
+      func isEqual<U: Hashable>(_ rhs: U) -> Bool { lhs == unsafeBitCast(rhs, to: T.self) }
+      return isEqual(rhs.base)
+    }
     return isEqual(lhs.base)
   }
 
   @usableFromInline
   func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(type(of: base)))
-    hasher.combine(base)
+    hasher.combine(baseType)
+    hasher.combine(baseHash)
   }
 }
 

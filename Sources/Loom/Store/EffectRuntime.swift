@@ -9,20 +9,21 @@
 @usableFromInline
 package struct EffectOrigin<Action: Sendable>: Sendable {
   /// The action whose reducer returned the effect.
-  package let action: Action
+  @usableFromInline package let action: Action
   /// The `#fileID` of the `.run` call, empty for synchronous `.send` effects.
   package var fileID: String { fileIDLiteral.description }
   /// Kept as the literal: building a string for every effect started would cost an allocation.
-  let fileIDLiteral: StaticString
+  @usableFromInline let fileIDLiteral: StaticString
   /// The `#line` of the `.run` call, 0 for synchronous `.send` effects.
-  package let line: UInt
+  @usableFromInline package let line: UInt
   /// Where the action that started the effect came from, if an effect sent it.
-  package let parent: Parent?
+  @usableFromInline package let parent: Parent?
 
   /// How many of the actions before this one ``chain`` names.
   package static var maximumChainLength: Int { 8 }
 
   /// Boxes the parent origin (a struct cannot contain itself), with the length of its chain.
+  @usableFromInline
   package final class Parent: Sendable {
     package let origin: EffectOrigin
     /// The number of origins from `origin` back to the oldest one kept, `origin` included.
@@ -34,12 +35,17 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline
+  /// Inlinable, so that starting an effect does not look up the origin's generic metadata.
+  @inlinable
   init(action: Action, fileID: StaticString, line: UInt, parent: EffectOrigin? = nil) {
     self.action = action
     self.fileIDLiteral = fileID
     self.line = line
-    self.parent = parent.map(Self.link)
+    if let parent {
+      self.parent = Self.link(parent)
+    } else {
+      self.parent = nil
+    }
   }
 
   private init(action: Action, fileID: StaticString, line: UInt, linkedTo parent: Parent?) {
@@ -52,6 +58,7 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
   /// Boxes `origin` as a parent. A chain that grows past twice ``maximumChainLength`` is cut back
   /// to ``maximumChainLength``, so a retry loop that runs for hours keeps a bounded chain, and the
   /// cut (which copies that many origins) happens once every ``maximumChainLength`` links.
+  @usableFromInline
   static func link(_ origin: EffectOrigin) -> Parent {
     let depth = (origin.parent?.depth ?? 0) + 1
     guard depth > 2 * maximumChainLength else { return Parent(origin, depth: depth) }
@@ -116,20 +123,6 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   let state = LockedState(EffectBook())
   /// Open throttle windows, with the effect held back for the end of the window.
   let throttles = LockedState<[CancelKey: PendingThrottle?]>([:])
-  /// Called after every change a test store may be waiting for (an effect started, finished,
-  /// suspended on a test clock, or resumed).
-  ///
-  /// Boxed: a closure stored directly in a generic lock is re-wrapped in a reabstraction thunk on
-  /// every `withLock`, so reading it repeatedly would build an ever-longer chain of thunks.
-  let activityHandler = LockedState<ActivityHandler?>(nil)
-
-  final class ActivityHandler: Sendable {
-    let handle: @Sendable () -> Void
-
-    init(_ handle: @escaping @Sendable () -> Void) {
-      self.handle = handle
-    }
-  }
 
   @usableFromInline
   init() {}
@@ -147,14 +140,14 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     origin: EffectOrigin<Action>
   ) -> UInt64 {
     group.enter()
-    let id = state.withLock { state -> UInt64 in
+    let (id, handler) = state.withLock { state -> (UInt64, ActivityHandler?) in
       state.nextID += 1
       let id = state.nextID
       state.entries[id] = Entry(kind: kind, keys: keys, path: path, group: group, origin: origin)
       for key in keys { state.idsByKey[key, default: []].append(id) }
-      return id
+      return (id, state.activityHandler)
     }
-    notifyActivity()
+    handler?.handle()
     return id
   }
 
@@ -163,9 +156,10 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   @usableFromInline
   func attach(_ task: Task<Void, Never>, to id: UInt64) {
     let isCancelled = state.withLock { state -> Bool in
-      guard state.entries[id] != nil else { return false }
-      state.entries[id]?.task = task
-      return state.entries[id]?.isCancelled ?? false
+      // Through the index, so the entry is changed in place rather than copied out and back.
+      guard let index = state.entries.index(forKey: id) else { return false }
+      state.entries.values[index].task = task
+      return state.entries.values[index].isCancelled
     }
     if isCancelled { task.cancel() }
   }
@@ -173,20 +167,27 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Removes a finished effect from the bookkeeping.
   @usableFromInline
   func complete(_ id: UInt64) {
-    let entry = state.withLock { state -> Entry? in
-      guard let entry = state.entries.removeValue(forKey: id) else { return nil }
+    let (entry, handler) = state.withLock { state -> (Entry?, ActivityHandler?) in
+      guard let entry = state.entries.removeValue(forKey: id) else {
+        return (nil, state.activityHandler)
+      }
       state.removeKeys(of: entry, id: id)
-      return entry
+      return (entry, state.activityHandler)
     }
     entry?.group.leave()
-    notifyActivity()
+    handler?.handle()
   }
 
   /// Records that an effect's task has begun running.
   @usableFromInline
   func markStarted(_ id: UInt64) {
-    state.withLock { $0.entries[id]?.hasStarted = true }
-    notifyActivity()
+    let handler = state.withLock { state -> ActivityHandler? in
+      if let index = state.entries.index(forKey: id) {
+        state.entries.values[index].hasStarted = true
+      }
+      return state.activityHandler
+    }
+    handler?.handle()
   }
 
   // MARK: Cancelling
@@ -196,11 +197,17 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   @discardableResult
   @usableFromInline
   func cancel(_ key: CancelKey) -> [UInt64] {
-    throttles.withLock { _ = $0.removeValue(forKey: key) }
-    let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
-      guard let ids = state.idsByKey.removeValue(forKey: key) else { return ([], []) }
-      return (ids, ids.compactMap { state.markCancelled($0) })
+    throttles.withLock { throttles in
+      if !throttles.isEmpty { throttles.removeValue(forKey: key) }
     }
+    // One effect per id is the common case: its task is returned without building an array.
+    let (ids, task, tasks) = state.withLock {
+      state -> ([UInt64], Task<Void, Never>?, [Task<Void, Never>]) in
+      guard let ids = state.idsByKey.removeValue(forKey: key) else { return ([], nil, []) }
+      if ids.count == 1 { return (ids, state.markCancelled(ids[0]), []) }
+      return (ids, nil, ids.compactMap { state.markCancelled($0) })
+    }
+    task?.cancel()
     for task in tasks { task.cancel() }
     return ids
   }
@@ -326,9 +333,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   func notifyActivity() {
-    if let handler = activityHandler.withLock({ $0 }) {
-      handler.handle()
-    }
+    state.withLock { $0.activityHandler }?.handle()
+  }
+
+  /// Sets the handler called after every change a test store may be waiting for.
+  func setActivityHandler(_ handle: (@Sendable () -> Void)?) {
+    let handler = handle.map(ActivityHandler.init)
+    state.withLock { $0.activityHandler = handler }
   }
 }
 
@@ -341,6 +352,15 @@ enum EffectKind: Sendable {
   case sequence
   /// A throttle window that is open.
   case throttleWindow
+}
+
+/// What a test store runs after every change it may be waiting for.
+final class ActivityHandler: Sendable {
+  let handle: @Sendable () -> Void
+
+  init(_ handle: @escaping @Sendable () -> Void) {
+    self.handle = handle
+  }
 }
 
 /// One in-flight effect in a store's bookkeeping.
@@ -363,14 +383,21 @@ struct EffectEntry: Sendable {
 /// The bookkeeping of a store's in-flight effects, behind the runtime's lock.
 struct EffectBook: Sendable {
   var nextID: UInt64 = 0
+  /// Called after every change a test store may be waiting for (an effect started, finished,
+  /// suspended on a test clock, or resumed). Kept with the entries so that the lock taken to
+  /// change them also reads it.
+  ///
+  /// Boxed: a closure stored directly in a generic lock is re-wrapped in a reabstraction thunk on
+  /// every `withLock`, so reading it repeatedly would build an ever-longer chain of thunks.
+  var activityHandler: ActivityHandler?
   var entries: [UInt64: EffectEntry] = [:]
   var idsByKey: [CancelKey: [UInt64]] = [:]
 
   /// Marks an entry cancelled and returns its task to cancel outside the lock.
   mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
-    guard entries[id] != nil else { return nil }
-    entries[id]?.isCancelled = true
-    return entries[id]?.task
+    guard let index = entries.index(forKey: id) else { return nil }
+    entries.values[index].isCancelled = true
+    return entries.values[index].task
   }
 
   mutating func removeKeys(of entry: EffectEntry, id: UInt64) {

@@ -399,6 +399,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     dependencies: DependencyValues?,
     startedBy action: Action
   ) {
+    let override = dependencies
     let dependencies = dependencies ?? storage.pointee.dependencies
     let origin = EffectOrigin(
       action: action, fileID: run.fileID, line: run.line,
@@ -406,30 +407,45 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     let id = runtime.register(
       kind: .operation, keys: keys, path: path, group: group, origin: origin)
     let runtime = runtime
-    let handle = EffectHandle(id: id, runtime: runtime)
     let send = Send<Action> { [weak self] in
       self?.receive($0, group: group, origin: origin, effectID: id)
     }
-    // The task inherits the dependencies and the suspension observer bound here, and starts
-    // running at once, on the main actor, until its first suspension.
-    let task = DependencyValues.withCurrent(dependencies) {
-      Suspension.withObserver(handle) {
-        Task.immediate(priority: run.priority) { @MainActor [weak self] in
-          runtime.markStarted(id)
-          do {
-            try await run.operation(send)
-          } catch is CancellationError {
-          } catch {
-            if !Task.isCancelled {
-              if let handler = run.handler {
-                await handler(error, send)
-              } else {
-                Self.reportUnhandled(error, from: action, run: run, to: dependencies)
-              }
+    // Starts running at once, on the main actor, until its first suspension.
+    func makeTask() -> Task<Void, Never> {
+      Task.immediate(priority: run.priority) { @MainActor [weak self] in
+        runtime.markStarted(id)
+        do {
+          try await run.operation(send)
+        } catch is CancellationError {
+        } catch {
+          if !Task.isCancelled {
+            if let handler = run.handler {
+              await handler(error, send)
+            } else {
+              Self.reportUnhandled(error, from: action, run: run, to: dependencies)
             }
           }
-          if let self { self.effectFinished(id) } else { runtime.complete(id) }
         }
+        if let self { self.effectFinished(id) } else { runtime.complete(id) }
+      }
+    }
+    // The task inherits the task-locals bound here; binding one costs a push and a copy into
+    // every task. Inside a send the current dependencies already are the store's (the send bound
+    // them, or both are the process default), so only an override is bound. The suspension
+    // observer is read only by test doubles for a test store: it is bound when a test store
+    // watches this store, or to replace the observer of another effect this task would inherit.
+    let observes = storage.pointee.tracksProvenance || Suspension.hasObserver
+    let task: Task<Void, Never>
+    switch (override, observes) {
+    case (nil, false):
+      task = makeTask()
+    case (nil, true):
+      task = Suspension.withObserver(EffectHandle(id: id, runtime: runtime), operation: makeTask)
+    case (let override?, false):
+      task = DependencyValues.withCurrent(override, operation: makeTask)
+    case (let override?, true):
+      task = DependencyValues.withCurrent(override) {
+        Suspension.withObserver(EffectHandle(id: id, runtime: runtime), operation: makeTask)
       }
     }
     runtime.attach(task, to: id)

@@ -39,8 +39,7 @@ extension RootCore: StoreTestingHooks {
   }
 
   package nonisolated func setActivityHandler(_ handler: (@Sendable () -> Void)?) {
-    let boxed = handler.map(EffectRuntime<Action>.ActivityHandler.init)
-    runtime.activityHandler.withLock { $0 = boxed }
+    runtime.setActivityHandler(handler)
   }
 
   package nonisolated var effectsInFlight: [InFlightEffect<Action>] { runtime.inFlight }

@@ -41,6 +41,10 @@ package enum Suspension {
 
   /// Runs `operation` with `observer` as the current task's observer (for inlinable callers,
   /// which cannot name the task-local's projection).
+  /// Whether the current task has an observer.
+  @usableFromInline
+  package static var hasObserver: Bool { observer != nil }
+
   @usableFromInline
   package static func withObserver<R>(
     _ observer: any SuspensionObserver, operation: () throws -> R
