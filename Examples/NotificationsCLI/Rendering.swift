@@ -43,7 +43,7 @@ struct Renderer {
     useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
-  func table(_ notifications: [NotificationData]) -> String {
+  func table(_ notifications: some Collection<NotificationData>) -> String {
     guard !notifications.isEmpty else { return "No notifications." }
     return notifications.map { notification in
       let dot = notification.isRead ? " " : paint("●", "34")

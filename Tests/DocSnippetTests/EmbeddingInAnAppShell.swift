@@ -17,7 +17,7 @@ func markAsRead(_ id: String, in inbox: LocalInbox) async -> (output: [String], 
   var output: [String] = []
   var errors: [String] = []
   func fail(_ message: String) { errors.append(message) }
-  func render(_ notifications: [NotificationData]) -> String {
+  func render(_ notifications: some Collection<NotificationData>) -> String {
     notifications.map { "\($0.isRead ? " " : "•") \($0.title)" }.joined(separator: "\n")
   }
   func print(_ text: String) { output.append(text) }

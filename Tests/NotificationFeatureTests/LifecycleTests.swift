@@ -30,7 +30,7 @@ struct LifecycleTests {
       $0.hasLoadedOnce = true
       $0.hasMore = true
       $0.nextCursor = "c2"
-      $0.notifications = IdentifiedArray(uniqueElements: page.items)
+      $0.notifications = NotificationFeed(uniqueElements: page.items)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
 
@@ -179,7 +179,7 @@ struct LifecycleTests {
     await relaunched.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
       $0.hasLoadedOnce = true
-      $0.notifications = IdentifiedArray(uniqueElements: Fixtures.feed)
+      $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
     }
     await relaunched.receive(.delegate(.unreadCountChanged(2)))
     await relaunched.send(.onDisappear) { $0.connection = .offline }

@@ -120,7 +120,7 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.changeFailed(changeID, .server(status: 400))) {
       $0.pendingChanges = [:]
-      $0.notifications = IdentifiedArray(uniqueElements: Fixtures.feed)
+      $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
       $0.error = .server(status: 400)
     }
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))

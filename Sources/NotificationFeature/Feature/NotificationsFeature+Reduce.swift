@@ -38,8 +38,7 @@ extension NotificationsFeature {
       state.hasMore = page.hasMore
       state.nextCursor = page.nextCursor
       if replacing {
-        let localNotices = state.notifications.filter(\.isLocal)
-        state.notifications = IdentifiedArray(uniqueElements: localNotices.elements)
+        state.notifications = state.notifications.filter(\.isLocal)
       }
       for notification in page.items { upsert(notification, into: &state) }
       return .none
@@ -101,7 +100,7 @@ extension NotificationsFeature {
       return setRead(id, false, in: &state)
 
     case .markAllAsRead:
-      let ids = state.notifications.filter { !$0.isRead }.map(\.id)
+      let ids = state.notifications.compactMap { $0.isRead ? nil : $0.id }
       guard !ids.isEmpty else { return .none }
       for id in ids { state.notifications[id: id]?.isRead = true }
       let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }
@@ -200,9 +199,9 @@ extension NotificationsFeature {
       return .none
 
     case .markTargetRead(let entity):
-      let ids = state.notifications
-        .filter { !$0.isRead && entity.matches($0.target) }
-        .map(\.id)
+      let ids = state.notifications.compactMap { notification in
+        !notification.isRead && entity.matches(notification.target) ? notification.id : nil
+      }
       guard !ids.isEmpty else { return .none }
       for id in ids { state.notifications[id: id]?.isRead = true }
       let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }

@@ -19,8 +19,9 @@ import Loom
 /// the unread count for a badge, banners to present and errors.
 public struct NotificationsFeature: Reducer {
   public struct State: Equatable, Sendable {
-    /// Every notification, newest first, unique by id.
-    public var notifications: IdentifiedArrayOf<NotificationData> = []
+    /// Every notification, newest first, unique by id, with the unread count and the
+    /// positions of each type kept up to date as it changes.
+    public var notifications: NotificationFeed = []
     public var isLoading = false
     public var hasLoadedOnce = false
     public var hasMore = false
@@ -59,14 +60,14 @@ public struct NotificationsFeature: Reducer {
     public var superseded: [UUID: [OutboxEntry]] = [:]
 
     public init(notifications: [NotificationData] = []) {
-      self.notifications = IdentifiedArray(
+      self.notifications = NotificationFeed(
         uniqueElements: notifications.sorted(by: NotificationData.isOrderedBefore))
     }
 
     /// The number of unread notifications.
-    public var unreadCount: Int {
-      notifications.reduce(0) { $0 + ($1.isRead ? 0 : 1) }
-    }
+    ///
+    /// - Complexity: O(1): the feed keeps the count as it changes.
+    public var unreadCount: Int { notifications.unreadCount }
 
     /// The badge text a shell shows: "" for none, "1"…"99", then "99+".
     public var badgeText: String {
@@ -91,9 +92,11 @@ public struct NotificationsFeature: Reducer {
       return entities
     }
 
-    /// The notifications the list shows, newest first.
-    public var filteredNotifications: [NotificationData] {
-      notifications.filter { filter.matches($0) && (!unreadOnly || !$0.isRead) }.elements
+    /// The notifications the list shows, newest first: a view of the feed that copies none.
+    ///
+    /// - Complexity: O(1) unless `unreadOnly`; see ``NotificationFeed/filtered(_:unreadOnly:)``.
+    public var filteredNotifications: FilteredNotifications {
+      notifications.filtered(filter, unreadOnly: unreadOnly)
     }
 
     /// The shown notifications grouped into Today, Yesterday and Earlier relative to `now`.
