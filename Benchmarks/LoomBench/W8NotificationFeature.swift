@@ -46,6 +46,6 @@ func runW8(scale: Int) async {
     let measured = values.dropFirst().sorted()
     return measured[measured.count / 2]
   }
-  print("W8 notifications mark-as-read n=\(count): \(figure(middle(markTimes).nanoseconds / Double(count) / 1_000)) µs/action")
-  print("W8 notifications filter-change: \(figure(middle(filterTimes).nanoseconds / Double(max(filterChanges, 1)) / 1e6)) ms/change")
+  report("W8", "notifications mark-as-read n=\(count)", middle(markTimes).nanoseconds / Double(count) / 1_000, "µs/action")
+  report("W8", "notifications filter-change", middle(filterTimes).nanoseconds / Double(max(filterChanges, 1)) / 1e6, "ms/change")
 }
