@@ -4,6 +4,7 @@
 //   swift run -c release loom-bench --quick               every workload at 1/10 of its size
 //   swift run -c release loom-bench --only W4             one workload
 //   swift run -c release loom-bench --json results.json   the lines, and every figure as JSON
+//   loom-bench --gate W1                                  one fixed run for the callgrind gate
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -11,12 +12,15 @@ if arguments.contains("--help") || arguments.contains("-h") {
   print(
     """
     usage: loom-bench [--quick] [--only W<n>] [--json PATH]
+           loom-bench --gate W<n>
 
       --quick      run every workload at 1/10 of its size (for CI smoke runs)
       --only W4    run one workload (W0, W1, W1s, W1m, W2 to W6, W8)
       --json PATH  also write every figure, with the commit, date, toolchain and machine, as
                    JSON to PATH (the text lines still go to standard output); with PATH `-`
                    the JSON goes to standard output and the text lines to standard error
+      --gate W1    run one workload of the instruction-count gate once, at its fixed size,
+                   printing nothing (W1, W1s, W3, W6; see Benchmarks/callgrind/gate)
     """)
   exit(0)
 }
@@ -31,6 +35,11 @@ func value(of option: String, example: String) -> String? {
     exit(2)
   }
   return arguments[next]
+}
+
+if let gate = value(of: "--gate", example: "W1") {
+  await runGate(gate.uppercased())
+  exit(0)
 }
 
 let quick = arguments.contains("--quick")
