@@ -21,12 +21,14 @@ func runGate(_ workload: String) async {
   case "W1":
     let store = Store(initialState: CounterFeature.State()) { CounterFeature() }
     loomGateMeasuredW1(store, count: 100_000)
-    blackHole(store.state.count)
+    expect(store.state.count == 100_000, "W1 counted \(store.state.count) of 100,000 sends")
   case "W1S":
     let count = 20_000
     let store = Store(initialState: ChainFeature.State()) { ChainFeature(limit: count) }
     loomGateMeasuredW1s(store)
-    blackHole(store.state.count)
+    // The chain must run within the one send: counting a chain that finishes later would
+    // measure almost nothing and pass.
+    expect(store.state.count == count, "W1s reached \(store.state.count) of \(count) in one send")
   case "W3":
     let size = 1_000
     let rows = IdentifiedArray(uniqueElements: (0..<size).map { ToggleRow.State(id: $0) })
@@ -37,6 +39,11 @@ func runGate(_ workload: String) async {
         .element(id: Int.random(in: 0..<size, using: &generator), action: .toggle))
     }
     loomGateMeasuredW3(store, actions)
+    var toggles = [Int: Int]()
+    for case .rows(.element(let id, _)) in actions { toggles[id, default: 0] += 1 }
+    let on = store.state.rows.filter(\.isOn).count
+    let expected = toggles.values.filter { $0 % 2 == 1 }.count
+    expect(on == expected, "W3 left \(on) rows on, expected \(expected)")
   case "W6":
     await loomGateMeasuredW6(steps: 500)
   case "W6-SETUP":
@@ -46,6 +53,14 @@ func runGate(_ workload: String) async {
       Data("loom-bench: --gate takes \(gateWorkloads.joined(separator: ", "))\n".utf8))
     exit(2)
   }
+}
+
+/// Exits with a failure when a gate workload did not do its work, so the gate never compares
+/// the instructions of a run that went wrong.
+func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+  guard !condition else { return }
+  FileHandle.standardError.write(Data("loom-bench --gate: \(message())\n".utf8))
+  exit(1)
 }
 
 @MainActor @inline(never)
@@ -71,7 +86,7 @@ func loomGateMeasuredW3(
 func loomGateMeasuredW6(steps: Int) async {
   let store = TestStore(initialState: RoundTripFeature.State()) { RoundTripFeature() }
   store.failureReporter = .collecting { failure in
-    FileHandle.standardError.write(Data("W6 failure: \(failure)\n".utf8))
+    expect(false, "W6 failed: \(failure)")
   }
   for step in 0..<steps {
     await store.send(.start)
