@@ -23,7 +23,7 @@ func runW0(scale: Int) {
     for _ in 0..<count { blackHole(reducer.reduce(into: &state, action: .increment)) }
   }
   blackHole(state.count)
-  print("W0 baseline: \(figure(duration.nanoseconds / Double(count))) ns/action")
+  report("W0", "baseline", duration.nanoseconds / Double(count), "ns/action")
 }
 
 @MainActor
@@ -34,7 +34,7 @@ func runW1(scale: Int) {
     for _ in 0..<count { store.send(.increment) }
   }
   blackHole(store.state.count)
-  print("W1 send-throughput: \(figure(duration.nanoseconds / Double(count))) ns/action")
+  report("W1", "send-throughput", duration.nanoseconds / Double(count), "ns/action")
 }
 
 /// The W1s and W1m reducer: actions sent by `.send` effects, in a chain or fanned out by
@@ -68,7 +68,7 @@ func runW1s(scale: Int) {
     let store = Store(initialState: ChainFeature.State()) { ChainFeature(limit: count) }
     let duration = median { store.send(.count(1)) }
     blackHole(store.state.count)
-    print("W1s effect-sent n=\(size): \(figure(duration.nanoseconds / Double(count))) ns/action")
+    report("W1s", "effect-sent n=\(size)", duration.nanoseconds / Double(count), "ns/action")
   }
 }
 
@@ -79,5 +79,5 @@ func runW1m(scale: Int) {
   let store = Store(initialState: ChainFeature.State()) { ChainFeature(limit: steps) }
   let duration = median { store.send(.fan(0)) }
   blackHole(store.state.leaves)
-  print("W1m merge-of-sends: \(figure(duration.nanoseconds / Double(steps * 3))) ns/action")
+  report("W1m", "merge-of-sends", duration.nanoseconds / Double(steps * 3), "ns/action")
 }

@@ -15,16 +15,16 @@ func runW2(scale: Int) {
   let count = 200_000 / scale
   let store1 = Store(initialState: Level1.State()) { Level1() }
   let depth1 = measureSends(store1, .child(.increment), count: count)
-  print("W2 scoped-send depth=1: \(figure(depth1)) ns/action")
+  report("W2", "scoped-send depth=1", depth1, "ns/action")
 
   let store5 = Store(initialState: Level5.State()) { Level5() }
   let action5 = Level5.Action.child(.child(.child(.child(.child(.increment)))))
-  print("W2 scoped-send depth=5: \(figure(measureSends(store5, action5, count: count))) ns/action")
+  report("W2", "scoped-send depth=5", measureSends(store5, action5, count: count), "ns/action")
 
   let store10 = Store(initialState: Level10.State()) { Level10() }
   let action10 = Level10.Action.child(.child(.child(.child(.child(
     .child(.child(.child(.child(.child(.increment))))))))))
-  print("W2 scoped-send depth=10: \(figure(measureSends(store10, action10, count: count))) ns/action")
+  report("W2", "scoped-send depth=10", measureSends(store10, action10, count: count), "ns/action")
 
   let leaf = store10
     .scope(state: \.child, action: Level10.toChild)
@@ -37,6 +37,6 @@ func runW2(scale: Int) {
     .scope(state: \.child, action: Level3.toChild)
     .scope(state: \.child, action: Level2.toChild)
     .scope(state: \.child, action: Level1.toChild)
-  print("W2 scoped-store depth=10: \(figure(measureSends(leaf, .increment, count: count))) ns/action")
+  report("W2", "scoped-store depth=10", measureSends(leaf, .increment, count: count), "ns/action")
   blackHole(leaf.state.count)
 }

@@ -43,6 +43,6 @@ func runW3(scale: Int) {
     let duration = median {
       for action in actions { store.send(action) }
     }
-    print("W3 forEach n=\(size): \(figure(duration.nanoseconds / Double(count))) ns/action")
+    report("W3", "forEach n=\(size)", duration.nanoseconds / Double(count), "ns/action")
   }
 }

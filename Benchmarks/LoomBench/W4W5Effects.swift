@@ -26,7 +26,7 @@ func runW4(scale: Int) async {
       await store.send(.start).finish()
     }
   }
-  print("W4 round-trip awaited: \(figure(awaited.nanoseconds / Double(roundTrips) / 1_000)) µs/round trip")
+  report("W4", "round-trip awaited", awaited.nanoseconds / Double(roundTrips) / 1_000, "µs/round trip")
 
   let sends = 10_000 / scale
   let unawaited = await median {
@@ -40,7 +40,7 @@ func runW4(scale: Int) async {
       FileHandle.standardError.write(Data("W4: expected \(sends) .done, got \(done)\n".utf8))
     }
   }
-  print("W4 round-trip unawaited n=\(sends): \(figure(unawaited.nanoseconds / 1e6)) ms total")
+  report("W4", "round-trip unawaited n=\(sends)", unawaited.nanoseconds / 1e6, "ms total")
 }
 
 /// W5: effects that each wait an hour, each cancellable with its own id.
@@ -90,8 +90,8 @@ func runW5(scale: Int) async {
     let measured = values.dropFirst().sorted()
     return measured[measured.count / 2]
   }
-  print("W5 cancellation start n=\(count): \(figure(middle(startTimes).nanoseconds / 1e6)) ms")
-  print("W5 cancellation cancel n=\(count): \(figure(middle(cancelTimes).nanoseconds / 1e6)) ms")
-  print("W5 cancellation peak-rss: \(figure((memoryKiB("VmHWM") ?? 0) / 1024)) MiB")
-  print("W5 cancellation per-effect: \(figure(middle(perEffect))) KiB/effect")
+  report("W5", "cancellation start n=\(count)", middle(startTimes).nanoseconds / 1e6, "ms")
+  report("W5", "cancellation cancel n=\(count)", middle(cancelTimes).nanoseconds / 1e6, "ms")
+  report("W5", "cancellation peak-rss", (memoryKiB("VmHWM") ?? 0) / 1024, "MiB")
+  report("W5", "cancellation per-effect", middle(perEffect), "KiB/effect")
 }

@@ -17,6 +17,6 @@ func runW6(scale: Int) async {
       await store.receive(.done) { $0.done = step }
     }
   }
-  print("W6 teststore steps=\(steps): \(figure(duration.nanoseconds / 1e6)) ms total")
-  print("W6 teststore: \(figure(duration.nanoseconds / Double(steps) / 1_000)) µs/step")
+  report("W6", "teststore steps=\(steps)", duration.nanoseconds / 1e6, "ms total")
+  report("W6", "teststore", duration.nanoseconds / Double(steps) / 1_000, "µs/step")
 }

@@ -80,6 +80,6 @@ private func runW8(count: Int, actions: Int, filterChanges: Int) async {
   }
   let perAction = middle(markTimes).nanoseconds / Double(actions) / 1_000
   let perChange = middle(filterTimes).nanoseconds / Double(max(filterChanges, 1)) / 1_000
-  print("W8 notifications mark-as-read n=\(count): \(figure(perAction)) µs/action")
-  print("W8 notifications filter-change n=\(count): \(figure(perChange)) µs/change")
+  report("W8", "notifications mark-as-read n=\(count)", perAction, "µs/action")
+  report("W8", "notifications filter-change n=\(count)", perChange, "µs/change")
 }

@@ -1,0 +1,95 @@
+import Foundation
+import Loom
+import LoomTesting
+
+// The workloads of the instruction-count regression gate (`Benchmarks/callgrind/gate`):
+// `loom-bench --gate W1` runs one of them once, at a fixed size, with no warm-up and no
+// repetitions, and prints nothing. Each measured part is an `@inline(never)` function whose
+// name starts with `loomGateMeasured`, so callgrind can count only it
+// (`--toggle-collect='*loomGateMeasured*'`); setup (building the store, the rows, the actions)
+// happens outside it. W6 is asynchronous: its steps resume on the main actor's executor, outside
+// any one function, so the gate counts the whole process of `--gate W6` minus that of
+// `--gate W6-setup` (the same run with no steps). The sizes are fixed: changing one changes
+// every count, so it needs a new baseline.
+
+/// The ids `--gate` takes.
+let gateWorkloads = ["W1", "W1s", "W3", "W6", "W6-setup"]
+
+@MainActor
+func runGate(_ workload: String) async {
+  switch workload {
+  case "W1":
+    let store = Store(initialState: CounterFeature.State()) { CounterFeature() }
+    loomGateMeasuredW1(store, count: 100_000)
+    expect(store.state.count == 100_000, "W1 counted \(store.state.count) of 100,000 sends")
+  case "W1S":
+    let count = 20_000
+    let store = Store(initialState: ChainFeature.State()) { ChainFeature(limit: count) }
+    loomGateMeasuredW1s(store)
+    // The chain must run within the one send: counting a chain that finishes later would
+    // measure almost nothing and pass.
+    expect(store.state.count == count, "W1s reached \(store.state.count) of \(count) in one send")
+  case "W3":
+    let size = 1_000
+    let rows = IdentifiedArray(uniqueElements: (0..<size).map { ToggleRow.State(id: $0) })
+    let store = Store(initialState: RowsFeature.State(rows: rows)) { RowsFeature() }
+    var generator = SeededRandomNumberGenerator(seed: 42)
+    let actions = (0..<50_000).map { _ in
+      RowsFeature.Action.rows(
+        .element(id: Int.random(in: 0..<size, using: &generator), action: .toggle))
+    }
+    loomGateMeasuredW3(store, actions)
+    var toggles = [Int: Int]()
+    for case .rows(.element(let id, _)) in actions { toggles[id, default: 0] += 1 }
+    let on = store.state.rows.filter(\.isOn).count
+    let expected = toggles.values.filter { $0 % 2 == 1 }.count
+    expect(on == expected, "W3 left \(on) rows on, expected \(expected)")
+  case "W6":
+    await loomGateMeasuredW6(steps: 500)
+  case "W6-SETUP":
+    await loomGateMeasuredW6(steps: 0)
+  default:
+    FileHandle.standardError.write(
+      Data("loom-bench: --gate takes \(gateWorkloads.joined(separator: ", "))\n".utf8))
+    exit(2)
+  }
+}
+
+/// Exits with a failure when a gate workload did not do its work, so the gate never compares
+/// the instructions of a run that went wrong.
+func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+  guard !condition else { return }
+  FileHandle.standardError.write(Data("loom-bench --gate: \(message())\n".utf8))
+  exit(1)
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW1(
+  _ store: Store<CounterFeature.State, CounterFeature.Action>, count: Int
+) {
+  for _ in 0..<count { store.send(.increment) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW1s(_ store: Store<ChainFeature.State, ChainFeature.Action>) {
+  store.send(.count(1))
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW3(
+  _ store: Store<RowsFeature.State, RowsFeature.Action>, _ actions: [RowsFeature.Action]
+) {
+  for action in actions { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW6(steps: Int) async {
+  let store = TestStore(initialState: RoundTripFeature.State()) { RoundTripFeature() }
+  store.failureReporter = .collecting { failure in
+    expect(false, "W6 failed: \(failure)")
+  }
+  for step in 0..<steps {
+    await store.send(.start)
+    await store.receive(.done) { $0.done = step + 1 }
+  }
+}
