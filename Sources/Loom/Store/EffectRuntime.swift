@@ -122,7 +122,10 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// every effect started, cancelled or finished.
   let state = LockedState(EffectBook())
   /// Open throttle windows, with the effect held back for the end of the window.
-  let throttles = LockedState<[CancelKey: PendingThrottle?]>([:])
+  ///
+  /// The effect held back is stored type-erased, like origins: a table generic over the action
+  /// type looked up its metadata at run time on every cancel, even when no window was open.
+  let throttles = LockedState<[CancelKey: ThrottleWindow]>([:])
 
   @usableFromInline
   init() {}
@@ -259,11 +262,11 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   ) -> Bool {
     throttles.withLock { throttles in
       guard let open = throttles[key] else {
-        throttles[key] = .some(nil)
+        throttles[key] = ThrottleWindow()
         return true
       }
-      if latest || open == nil {
-        throttles[key] = .some(pending())
+      if latest || open.pending == nil {
+        throttles[key] = ThrottleWindow(pending: pending())
       }
       return false
     }
@@ -275,11 +278,11 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   func closeThrottleWindow(_ key: CancelKey) -> PendingThrottle? {
     throttles.withLock { throttles in
       guard let open = throttles[key] else { return nil }
-      guard let pending = open else {
+      guard let pending = open.pending as? PendingThrottle else {
         throttles.removeValue(forKey: key)
         return nil
       }
-      throttles[key] = .some(nil)
+      throttles[key] = ThrottleWindow()
       return pending
     }
   }
@@ -352,6 +355,12 @@ enum EffectKind: Sendable {
   case sequence
   /// A throttle window that is open.
   case throttleWindow
+}
+
+/// An open throttle window, with the effect held back for its end (a `PendingThrottle` of the
+/// runtime's action type), if any.
+struct ThrottleWindow: Sendable {
+  var pending: (any Sendable)?
 }
 
 /// What a test store runs after every change it may be waiting for.
