@@ -51,6 +51,7 @@ public func withDependencies<R>(
   values.isPreparing = true
   try updateValuesForOperation(&values)
   values.isPreparing = false
+  DependencyValues.noteBinding(values)
   return try DependencyValues.$current.withValue(values, operation: operation)
 }
 
@@ -71,5 +72,6 @@ nonisolated(nonsending) public func withDependencies<R>(
   values.isPreparing = true
   try updateValuesForOperation(&values)
   values.isPreparing = false
+  DependencyValues.noteBinding(values)
   return try await DependencyValues.$current.withValue(values, operation: operation)
 }

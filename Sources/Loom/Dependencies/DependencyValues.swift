@@ -1,3 +1,4 @@
+import Synchronization
 
 /// The collection of dependencies available to reducers and effects.
 ///
@@ -37,7 +38,23 @@ public struct DependencyValues: Sendable {
   /// which cannot name the task-local's projection).
   @usableFromInline
   static func withCurrent<R>(_ values: DependencyValues, operation: () throws -> R) rethrows -> R {
-    try $current.withValue(values, operation: operation)
+    noteBinding(values)
+    return try $current.withValue(values, operation: operation)
+  }
+
+  /// Whether any task ever bound dependencies other than the process default. Until one does,
+  /// every task's current dependencies are the process default, and a store's send can tell so
+  /// without reading the task-local (which copies the whole value, ~10 ns of a 40 ns send).
+  ///
+  /// Every binding of `current` calls ``noteBinding(_:)`` first. A task that inherits a binding
+  /// was created after it, so it sees the flag set.
+  static let hasBeenOverridden = Atomic<Bool>(false)
+
+  /// Records that `values` is about to be bound, if it is not the process default.
+  static func noteBinding(_ values: DependencyValues) {
+    if !values.isProcessDefault, !hasBeenOverridden.load(ordering: .relaxed) {
+      hasBeenOverridden.store(true, ordering: .releasing)
+    }
   }
 
   /// Values set explicitly for dependency keys, by the key type's identity.

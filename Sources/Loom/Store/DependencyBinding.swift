@@ -6,13 +6,16 @@
 /// nothing.
 @usableFromInline
 func _withDependencies(_ values: DependencyValues, _ body: () -> Void) {
+  DependencyValues.noteBinding(values)
   DependencyValues.$current.withValue(values, operation: body)
 }
 
-/// Whether the current dependencies are the untouched process default.
+/// Whether the current dependencies are the untouched process default: certainly so while no
+/// task has ever bound others, without reading the task-local.
 @usableFromInline
 func _currentDependenciesAreProcessDefault() -> Bool {
-  DependencyValues.current.isProcessDefault
+  guard DependencyValues.hasBeenOverridden.load(ordering: .acquiring) else { return true }
+  return DependencyValues.current.isProcessDefault
 }
 
 /// The dependencies of the current context.

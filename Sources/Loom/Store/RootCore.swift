@@ -257,6 +257,12 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     let effectGroup = group ?? EffectGroup()
     group = effectGroup
     guard storage.pointee.tracksProvenance else {
+      // A lone `.send` (the common synchronous effect) is queued here, without the interpreter's
+      // path, keys and dependencies.
+      if case .send(let sent) = effect.operation, storage.pointee.isSending {
+        storage.pointee.queue.append(Queued(action: sent, group: effectGroup, origin: nil))
+        return
+      }
       start(effect, group: effectGroup, path: ReducerPath(), keys: [], startedBy: action)
       return
     }

@@ -35,6 +35,7 @@ public struct _DependencyReducer<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     update(&values)
+    DependencyValues.noteBinding(values)
     let effect = DependencyValues.$current.withValue(values) {
       base.reduce(into: &state, action: action)
     }
