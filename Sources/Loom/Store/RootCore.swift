@@ -22,20 +22,40 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   struct Queued {
     @usableFromInline let action: Action
     @usableFromInline let group: EffectGroup?
-    @usableFromInline let origin: EffectOrigin<Action>?
+    /// Boxed (and only a test store gives queued actions an origin): inline, the origin made
+    /// every queued action large and its destruction a call through the value witness table.
+    @usableFromInline let originBox: OriginBox?
     /// The effect that sent the action, so it can be dropped if that effect is cancelled
     /// before the action is processed.
     @usableFromInline let effectID: UInt64?
 
-    @usableFromInline
+    @inlinable
     init(
       action: Action, group: EffectGroup?, origin: EffectOrigin<Action>?,
       effectID: UInt64? = nil
     ) {
       self.action = action
       self.group = group
-      self.origin = origin
+      if let origin {
+        self.originBox = OriginBox(origin)
+      } else {
+        self.originBox = nil
+      }
       self.effectID = effectID
+    }
+
+    @inlinable
+    var origin: EffectOrigin<Action>? { originBox?.origin }
+  }
+
+  /// A queued action's origin.
+  @usableFromInline
+  final class OriginBox {
+    @usableFromInline let origin: EffectOrigin<Action>
+
+    @inlinable
+    init(_ origin: EffectOrigin<Action>) {
+      self.origin = origin
     }
   }
 
@@ -186,10 +206,21 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   }
 
   /// Processes `action`, then every action queued while processing, in order.
+  ///
+  /// Always inlined into `send`, with the queue's loop kept out of line: whether the optimizer
+  /// inlined the whole function depended on unrelated changes, and a plain send then paid a
+  /// call (~25% of W1).
   @inlinable
+  @inline(__always)
   func processAll(_ action: Action, group: inout EffectGroup?, origin: EffectOrigin<Action>?) {
     process(action, group: &group, origin: origin)
-    guard !storage.pointee.queue.isEmpty else { return }
+    if !storage.pointee.queue.isEmpty { processQueue(group: group) }
+  }
+
+  /// Processes the actions queued while processing the batch's first action, in order.
+  @inlinable
+  @inline(never)
+  func processQueue(group: EffectGroup?) {
     while let next = storage.pointee.queue.popFirst() {
       if let effectID = next.effectID, storage.pointee.cancelledWhileQueued.contains(effectID) {
         continue
@@ -289,6 +320,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       reportSendAfterFinish(action, origin: origin)
       return
     }
+    // The origin matters only to a test store, which tracks provenance.
+    let origin = storage.pointee.tracksProvenance ? origin : nil
     _ = send(action, group: group, origin: origin, effectID: effectID)
   }
 
@@ -354,11 +387,17 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
     case .merge(let effects):
       // An index loop: `for in` went through the unspecialized iterator of the standard library.
+      // A `.send` among them is queued here, without a call to the interpreter.
+      let queuesSendsInPlace = !storage.pointee.tracksProvenance && storage.pointee.isSending
       var index = 0
       while index < effects.count {
-        start(
-          effects[index], group: group, path: path, keys: keys, dependencies: dependencies,
-          startedBy: action)
+        if queuesSendsInPlace, case .send(let sent) = effects[index].operation {
+          storage.pointee.queue.append(Queued(action: sent, group: group, origin: nil))
+        } else {
+          start(
+            effects[index], group: group, path: path, keys: keys, dependencies: dependencies,
+            startedBy: action)
+        }
         index += 1
       }
 
