@@ -28,9 +28,9 @@ public struct Effect<Action: Sendable>: Sendable {
     /// Run an asynchronous operation in its own task.
     indirect case run(Run)
     /// Run every effect concurrently.
-    indirect case merge([Effect])
+    case merge([Effect])
     /// Run each effect after the previous one has finished.
-    indirect case concatenate([Effect])
+    case concatenate([Effect])
     /// Register the inner effect under an id, optionally cancelling earlier ones first.
     indirect case cancellable(id: EffectID, cancelInFlight: Bool, Effect)
     /// Cancel every effect registered under the id at this reducer path.

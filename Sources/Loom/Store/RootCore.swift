@@ -21,7 +21,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline
   struct Queued {
     @usableFromInline let action: Action
-    @usableFromInline let group: EffectGroup?
+    @usableFromInline var group: EffectGroup?
     /// Boxed (and only a test store gives queued actions an origin): inline, the origin made
     /// every queued action large and its destruction a call through the value witness table.
     @usableFromInline let originBox: OriginBox?
@@ -221,11 +221,14 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @inlinable
   @inline(never)
   func processQueue(group: EffectGroup?) {
-    while let next = storage.pointee.queue.popFirst() {
+    while var next = storage.pointee.queue.popFirst() {
       if let effectID = next.effectID, storage.pointee.cancelledWhileQueued.contains(effectID) {
         continue
       }
-      var queuedGroup = next.group ?? group
+      // Moved out rather than copied: a copy retained the group and released it again.
+      var queuedGroup: EffectGroup? = nil
+      swap(&queuedGroup, &next.group)
+      if queuedGroup == nil { queuedGroup = group }
       process(next.action, group: &queuedGroup, origin: next.origin)
     }
     if !storage.pointee.cancelledWhileQueued.isEmpty {
@@ -285,18 +288,18 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     _ effect: Effect<Action>, group: inout EffectGroup?, action: Action,
     origin: EffectOrigin<Action>?
   ) {
-    let effectGroup = group ?? EffectGroup()
-    group = effectGroup
+    if group == nil { group = EffectGroup() }
     guard storage.pointee.tracksProvenance else {
       // A lone `.send` (the common synchronous effect) is queued here, without the interpreter's
       // path, keys and dependencies.
       if case .send(let sent) = effect.operation, storage.pointee.isSending {
-        storage.pointee.queue.append(Queued(action: sent, group: effectGroup, origin: nil))
+        storage.pointee.queue.append(Queued(action: sent, group: group, origin: nil))
         return
       }
-      start(effect, group: effectGroup, path: ReducerPath(), keys: [], startedBy: action)
+      start(effect, group: group.unsafelyUnwrapped, path: ReducerPath(), keys: [], startedBy: action)
       return
     }
+    let effectGroup = group.unsafelyUnwrapped
     currentOrigin = origin
     defer { currentOrigin = nil }
     start(effect, group: effectGroup, path: ReducerPath(), keys: [], startedBy: action)
