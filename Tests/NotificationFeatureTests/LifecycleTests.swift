@@ -14,9 +14,14 @@ struct LifecycleTests {
     // The saved filter and the first page load at once, off the main actor: the test holds the
     // page back so they arrive in one order.
     let pageResponse = TestContinuation<NotificationPage>()
+    // The stream opens when the test says, for the same reason.
+    let opened = TestContinuation<Void>()
     let store = makeStore([]) {
       $0.notificationClient.fetchPage = { _ in try await pageResponse.value }
-      $0.notificationClient.updates = { _ in live.stream }
+      $0.notificationClient.updates = { _ in
+        try await opened.value
+        return live.stream
+      }
       $0.pushClient.responses = { AsyncStream { _ in } }
     }
     let appear = await store.send(.onAppear) {
@@ -33,11 +38,13 @@ struct LifecycleTests {
       $0.notifications = NotificationFeed(uniqueElements: page.items)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
+    // Live as soon as the stream is open, before any event.
+    opened.resume(returning: ())
+    await store.receive(.updatesConnected) { $0.connection = .live }
 
     // A live insert of a newer notification lands at the top; a duplicate shows once.
     let newer = Fixtures.notification("n0", minutesAgo: 0)
     live.continuation.yield(NotificationEvent(.inserted(newer), cursor: "e1"))
-    await store.receive(.updatesConnected) { $0.connection = .live }
     await store.receive(.liveEvent(NotificationEvent(.inserted(newer), cursor: "e1"))) {
       $0.newestCursor = "e1"
       $0.notifications.insert(newer, at: 0)
@@ -64,6 +71,7 @@ struct LifecycleTests {
       $0.pushClient.responses = { responses.stream }
     }
     let appear = await store.send(.onAppear) { $0.connection = .connecting }
+    await store.receive(.updatesConnected) { $0.connection = .live }
     await store.send(.onDisappear) { $0.connection = .offline }
     await appear.cancel()
   }
@@ -72,9 +80,6 @@ struct LifecycleTests {
     let clock = TestClock()
     let attempts = LockedState(0)
     let missed = Fixtures.notification("n9", minutesAgo: 0)
-    // Holds the catch-up until the test has seen the live event that opened the connection:
-    // both come from the same moment, and the test asserts them in one order.
-    let catchUp = AsyncStream<Void>.makeStream()
     let store = makeStore([]) {
       $0.continuousClock = clock
       $0.notificationClient.updates = { _ in
@@ -84,13 +89,14 @@ struct LifecycleTests {
             continuation.yield(NotificationEvent(.deleted(id: "x"), cursor: "e1"))
             continuation.finish(throwing: UserFacingError.network)
           } else {
+            // The reconnected stream repeats a change the catch-up has, then a new one.
             continuation.yield(NotificationEvent(.deleted(id: "y"), cursor: "e3"))
+            continuation.yield(NotificationEvent(.deleted(id: "z"), cursor: "e4"))
           }
         }
       }
       $0.notificationClient.changesSince = { cursor in
         #expect(cursor == "e1")
-        for await _ in catchUp.stream { break }
         return [
           NotificationEvent(.inserted(missed), cursor: "e2"),
           NotificationEvent(.deleted(id: "y"), cursor: "e3"),
@@ -108,19 +114,20 @@ struct LifecycleTests {
     await clock.advance(by: .seconds(1))
     await store.receive(.reconnect(attempt: 1))
     await store.receive(.updatesConnected) { $0.connection = .live }
-    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "y"), cursor: "e3"))) {
-      $0.newestCursor = "e3"
-    }
-    catchUp.continuation.yield()
+    // The catch-up comes before any live change; the live copy of e3 is skipped.
     await store.receive(
       .caughtUp([
         NotificationEvent(.inserted(missed), cursor: "e2"),
         NotificationEvent(.deleted(id: "y"), cursor: "e3"),
       ])
     ) {
+      $0.newestCursor = "e3"
       $0.notifications = [missed]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "z"), cursor: "e4"))) {
+      $0.newestCursor = "e4"
+    }
     await store.send(.onDisappear) { $0.connection = .offline }
   }
 
@@ -160,10 +167,14 @@ struct LifecycleTests {
     // The saved filter and the first page load at once: the page is held back so they arrive
     // in one order.
     let pageResponse = TestContinuation<NotificationPage>()
+    let opened = TestContinuation<Void>()
     let relaunched = makeStore([]) {
       $0.settingsClient = settings
       $0.notificationClient.fetchPage = { _ in try await pageResponse.value }
-      $0.notificationClient.updates = { _ in live.stream }
+      $0.notificationClient.updates = { _ in
+        try await opened.value
+        return live.stream
+      }
       $0.pushClient.responses = { responses.stream }
     }
     let appear = await relaunched.send(.onAppear) {
@@ -182,6 +193,8 @@ struct LifecycleTests {
       $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
     }
     await relaunched.receive(.delegate(.unreadCountChanged(2)))
+    opened.resume(returning: ())
+    await relaunched.receive(.updatesConnected) { $0.connection = .live }
     await relaunched.send(.onDisappear) { $0.connection = .offline }
     await appear.cancel()
   }

@@ -71,19 +71,39 @@ struct ServerIntegrationTests {
     let server = try TestServer()
     defer { server.stop() }
     let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
-    var iterator = client.updates(nil).makeAsyncIterator()
-    try await Task.sleep(for: .milliseconds(200))
+    // `updates` returns once the server has accepted the stream: a change made right after
+    // reaches it, with no wait for the connection.
+    var iterator = try await client.updates(nil).makeAsyncIterator()
     try server.inbox.insert([sample("s1")])
     let first = try await iterator.next()
     #expect(first?.change == .inserted(sample("s1")))
     let cursor = try #require(first?.cursor)
     // Drop the connection, change things meanwhile, and resume from the last event id.
-    iterator = client.updates(nil).makeAsyncIterator()
+    iterator = try await client.updates(nil).makeAsyncIterator()
     try server.inbox.insert([sample("s2")])
-    var resumed = client.updates(cursor).makeAsyncIterator()
+    var resumed = try await client.updates(cursor).makeAsyncIterator()
     let missed = try await resumed.next()
     #expect(missed?.change == .inserted(sample("s2")))
+    // A change after the resume is told once, after the catch-up.
+    try server.inbox.insert([sample("s3")])
+    let next = try await resumed.next()
+    #expect(next?.change == .inserted(sample("s3")))
     _ = iterator
+  }
+
+  @Test func aStreamTheServerRefusesFailsToOpen() async throws {
+    let server = try TestServer()
+    defer { server.stop() }
+    let refused = NotificationClient.live(baseURL: server.baseURL, token: "wrong")
+    await #expect(throws: UserFacingError.unauthorized) { _ = try await refused.updates(nil) }
+    server.api.updateFaults { $0.failNext = [503] }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    await #expect(throws: UserFacingError.server(status: 503)) { _ = try await client.updates(nil) }
+    let url = server.baseURL
+    server.stop()
+    await #expect(throws: UserFacingError.network) {
+      _ = try await NotificationClient.live(baseURL: url, token: "secret").updates(nil)
+    }
   }
 }
 

@@ -100,7 +100,7 @@ public final class NotificationAPI: Sendable {
       }
       return .json(try await client.changesSince(since))
     case ("GET", 1) where rest[0] == "stream":
-      return .eventStream(events(after: request.header("last-event-id")))
+      return .eventStream(try await events(after: request.header("last-event-id")))
     case ("PATCH", 1) where rest[0] == "read-all":
       struct Body: Decodable { var ids: [String]? }
       let body = request.body.isEmpty ? Body(ids: nil) : try decode(Body.self, request.body)
@@ -123,15 +123,23 @@ public final class NotificationAPI: Sendable {
   }
 
   /// Every change after `lastEventID` (as a catch-up), then live changes.
-  func events(after lastEventID: String?) -> AsyncStream<ServerSentEvent> {
+  ///
+  /// The live stream is opened before this returns, so by the time the response's head tells
+  /// the client it is connected no change can slip between the catch-up and the live changes.
+  /// A live change the catch-up already sent (same cursor) is not sent again.
+  func events(after lastEventID: String?) async throws -> AsyncStream<ServerSentEvent> {
     let client = client
+    let live = try await client.updates(lastEventID)
     return AsyncStream { continuation in
       let task = Task {
+        var sent: Set<String> = []
         if let lastEventID, let missed = try? await client.changesSince(lastEventID) {
           for event in missed { continuation.yield(Self.encode(event)) }
+          sent = Set(missed.compactMap(\.cursor))
         }
         do {
-          for try await event in client.updates(lastEventID) {
+          for try await event in live {
+            if let cursor = event.cursor, sent.remove(cursor) != nil { continue }
             continuation.yield(Self.encode(event))
           }
         } catch {}

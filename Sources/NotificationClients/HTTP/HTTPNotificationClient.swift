@@ -29,7 +29,7 @@ extension NotificationClient {
         for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
         return NotificationPage(items: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore)
       },
-      updates: { since in api.events(since: since) },
+      updates: { since in try await api.events(since: since) },
       changesSince: { cursor in
         let data = try await api.send(
           "GET", "api/notifications/changes", query: [URLQueryItem(name: "since", value: cursor)])
@@ -156,35 +156,80 @@ struct HTTPAPI: Sendable {
     }
   }
 
-  /// The live event stream, parsed from Server-Sent Events, resuming after `since`.
-  func events(since: String?) -> AsyncThrowingStream<NotificationEvent, any Error> {
-    AsyncThrowingStream { continuation in
-      let reader = EventStreamReader(continuation: continuation)
-      do {
-        var request = try request("GET", "api/notifications/stream")
-        request.timeoutInterval = 3_600
-        if let since { request.setValue(since, forHTTPHeaderField: "Last-Event-ID") }
-        let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
-        let task = session.dataTask(with: request)
-        continuation.onTermination = { _ in
-          task.cancel()
-          session.invalidateAndCancel()
-        }
-        task.resume()
-      } catch {
-        continuation.finish(throwing: error)
-      }
+  /// Opens the live event stream, parsed from Server-Sent Events, resuming after `since`.
+  /// Returns once the server has accepted it (a 2xx response head); throws the mapped error if
+  /// it refuses or cannot be reached.
+  func events(since: String?) async throws -> AsyncThrowingStream<NotificationEvent, any Error> {
+    var request = try request("GET", "api/notifications/stream")
+    request.timeoutInterval = 3_600
+    if let since { request.setValue(since, forHTTPHeaderField: "Last-Event-ID") }
+    let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+    let reader = EventStreamReader(continuation: continuation)
+    let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
+    let task = session.dataTask(with: request)
+    continuation.onTermination = { _ in
+      task.cancel()
+      session.invalidateAndCancel()
     }
+    task.resume()
+    do {
+      try await withTaskCancellationHandler {
+        try await reader.opened()
+      } onCancel: {
+        reader.open(.failure(CancellationError()))
+      }
+    } catch {
+      continuation.finish()
+      throw error
+    }
+    return stream
   }
 }
 
-/// Parses a Server-Sent Events response into notification events as bytes arrive.
+/// Parses a Server-Sent Events response into notification events as bytes arrive, and tells
+/// whoever waits in ``opened()`` whether the server accepted the stream.
 final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
   let continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation
   private let buffer = LockedState(Data())
+  private let opening = LockedState(Opening.waiting)
+
+  private enum Opening {
+    case waiting
+    case awaited(CheckedContinuation<Void, any Error>)
+    case done(Result<Void, any Error>)
+  }
 
   init(continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation) {
     self.continuation = continuation
+  }
+
+  /// Returns once the response head arrived with a 2xx status; throws otherwise.
+  func opened() async throws {
+    try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+      let result = opening.withLock { opening -> Result<Void, any Error>? in
+        if case .done(let result) = opening { return result }
+        opening = .awaited(waiter)
+        return nil
+      }
+      if let result { waiter.resume(with: result) }
+    }
+  }
+
+  /// Settles ``opened()`` with `result`; only the first call counts.
+  func open(_ result: Result<Void, any Error>) {
+    let waiter = opening.withLock { opening -> CheckedContinuation<Void, any Error>? in
+      switch opening {
+      case .done:
+        return nil
+      case .waiting:
+        opening = .done(result)
+        return nil
+      case .awaited(let waiter):
+        opening = .done(result)
+        return waiter
+      }
+    }
+    waiter?.resume(with: result)
   }
 
   func urlSession(
@@ -194,8 +239,10 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
     let status = (response as? HTTPURLResponse)?.statusCode ?? 0
     do {
       try HTTPAPI.check(status: status)
+      open(.success(()))
       completionHandler(.allow)
     } catch {
+      open(.failure(error))
       continuation.finish(throwing: error)
       completionHandler(.cancel)
     }
@@ -217,6 +264,7 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    open(.failure(UserFacingError.network))
     continuation.finish(throwing: error == nil ? UserFacingError.network : UserFacingError.network)
   }
 

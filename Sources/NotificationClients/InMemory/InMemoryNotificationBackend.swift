@@ -13,7 +13,8 @@ import NotificationFeature
 public final class InMemoryNotificationBackend: Sendable {
   /// The kinds of failure the backend can inject.
   public struct Faults: Sendable {
-    /// Calls that fail next, with the error each throws, in order.
+    /// Calls that fail next, with the error each throws, in order. Opening the live stream is
+    /// a call.
     public var failNext: [UserFacingError] = []
     /// The chance (0...1) that any call fails with `randomError`.
     public var failureRate = 0.0
@@ -65,6 +66,21 @@ public final class InMemoryNotificationBackend: Sendable {
     state.withLock { $0.faults.failNext += Array(repeating: error, count: count) }
   }
 
+  /// Ends every open live stream with `error`, as a dropped connection would. Streams opened
+  /// afterwards work as usual.
+  public func dropUpdates(with error: UserFacingError = .network) {
+    let dropped = state.withLock { state in
+      defer { state.listeners.removeAll() }
+      return Array(state.listeners.values)
+    }
+    for listener in dropped { listener.finish(throwing: error) }
+  }
+
+  /// How many live streams are open.
+  public var openUpdateStreams: Int {
+    state.withLock { $0.listeners.count }
+  }
+
   /// Adds a notification as if another device created it, telling live listeners.
   public func insert(_ notification: NotificationData) {
     state.withLock { state in
@@ -88,10 +104,21 @@ public final class InMemoryNotificationBackend: Sendable {
           return NotificationPage(items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore)
         }
       },
-      updates: { _ in
+      updates: { since in
+        try await self.call()
         let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
         let id = UUID()
-        self.state.withLock { $0.listeners[id] = continuation }
+        // The changes after `since` are replayed and the listener added under one lock, so no
+        // change is missed or told twice.
+        self.state.withLock { state in
+          if let since {
+            let after = Int(since) ?? 0
+            for entry in state.log where entry.cursor > after {
+              continuation.yield(NotificationEvent(entry.change, cursor: String(entry.cursor)))
+            }
+          }
+          state.listeners[id] = continuation
+        }
         continuation.onTermination = { _ in _ = self.state.withLock { $0.listeners.removeValue(forKey: id) } }
         return stream
       },

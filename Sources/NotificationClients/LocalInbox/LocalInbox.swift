@@ -90,6 +90,8 @@ public final class LocalInbox: Sendable {
         let hasMore = end < document.notifications.count
         return NotificationPage(items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore)
       },
+      // Opening is immediate and the stream starts from now: the feature catches up with
+      // `changesSince` on every connect.
       updates: { _ in self.updates() },
       changesSince: { cursor in
         let document = try Self.mapping { try self.file.read() }

@@ -66,8 +66,14 @@ public struct NotificationEvent: Sendable, Hashable, Codable {
 public struct NotificationClient: Sendable {
   /// Fetches a page of the feed.
   public var fetchPage: @Sendable (PageRequest) async throws -> NotificationPage
-  /// The live changes after a cursor (`nil` for "from now"), until cancelled or failed.
-  public var updates: @Sendable (_ since: String?) -> AsyncThrowingStream<NotificationEvent, any Error>
+  /// Opens the live stream and returns once it is open (throwing if it cannot be opened): the
+  /// changes after a cursor (`nil` for "from now"), until cancelled or failed.
+  ///
+  /// Returning is the signal that the connection is up, so a quiet stream still counts as
+  /// connected. A backend that can replay starts the stream with the changes after `since`; the
+  /// feature also catches up with ``changesSince`` on every connect and skips a replayed change
+  /// it already has (same cursor), so a backend that cannot replay is correct too.
+  public var updates: @Sendable (_ since: String?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>
   /// Every change after a cursor, to catch up after a reconnect.
   public var changesSince: @Sendable (String) async throws -> [NotificationEvent]
   public var markAsRead: @Sendable (String) async throws -> Void
@@ -79,7 +85,7 @@ public struct NotificationClient: Sendable {
 
   public init(
     fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
-    updates: @escaping @Sendable (String?) -> AsyncThrowingStream<NotificationEvent, any Error>,
+    updates: @escaping @Sendable (String?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
     changesSince: @escaping @Sendable (String) async throws -> [NotificationEvent],
     markAsRead: @escaping @Sendable (String) async throws -> Void,
     markAsUnread: @escaping @Sendable (String) async throws -> Void,
@@ -103,8 +109,7 @@ extension NotificationClient {
   /// expects.
   public static let unimplemented = NotificationClient(
     fetchPage: Loom.unimplemented("NotificationClient.fetchPage"),
-    updates: Loom.unimplemented(
-      "NotificationClient.updates", placeholder: AsyncThrowingStream { $0.finish() }),
+    updates: Loom.unimplemented("NotificationClient.updates"),
     changesSince: Loom.unimplemented("NotificationClient.changesSince"),
     markAsRead: Loom.unimplemented("NotificationClient.markAsRead"),
     markAsUnread: Loom.unimplemented("NotificationClient.markAsUnread"),
@@ -120,7 +125,7 @@ extension NotificationClient {
       message: "No notification backend is configured.")
     return NotificationClient(
       fetchPage: { _ in throw error },
-      updates: { _ in AsyncThrowingStream { $0.finish(throwing: error) } },
+      updates: { _ in throw error },
       changesSince: { _ in throw error },
       markAsRead: { _ in throw error },
       markAsUnread: { _ in throw error },

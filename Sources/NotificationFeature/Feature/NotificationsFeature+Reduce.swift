@@ -56,10 +56,7 @@ extension NotificationsFeature {
 
     case .updatesConnected:
       state.connection = .live
-      guard let cursor = state.newestCursor else { return .none }
-      return .run { [client] send in
-        await send(.caughtUp(try await client.changesSince(cursor)))
-      } catch: { _, _ in }
+      return .none
 
     case .liveEvent(let event):
       apply(event, to: &state)
@@ -70,6 +67,9 @@ extension NotificationsFeature {
       return state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))
 
     case .updatesFailed(let error, let attempt):
+      // A connection that was live was healthy: its drop starts the backoff again from zero,
+      // so only attempts that never connect count towards giving up.
+      let attempt = state.connection == .live ? 0 : attempt
       guard attempt < Self.maximumReconnectAttempts, error.isRetryable else {
         state.connection = .offline
         return .none
@@ -248,17 +248,27 @@ extension NotificationsFeature {
     }
   }
 
+  /// Opens the live stream: `.updatesConnected` once it is open, then the catch-up since the
+  /// newest cursor, then the live changes, until it fails. Starting it supersedes a scheduled
+  /// reconnect.
   func startUpdates(_ state: inout State, attempt: Int) -> Effect<Action> {
     state.connection = attempt == 0 ? .connecting : .reconnecting(attempt: attempt)
     let cursor = state.newestCursor
-    return .run { [client] send in
-      let stream = client.updates(cursor)
-      var announced = false
+    let updates = Effect<Action>.run { [client] send in
+      let stream = try await client.updates(cursor)
+      await send(.updatesConnected)
+      // The catch-up is sent before any live change, so changes apply in the order they were
+      // made. A live change the catch-up already had (the stream replays after `since`, or it
+      // happened between opening the stream and the catch-up) has its cursor and is skipped.
+      // A failed catch-up does not drop the connection: the stream goes on, and a backend that
+      // replays after `since` has delivered what was missed anyway.
+      var caughtUp: Set<String> = []
+      if let cursor, let missed = try? await client.changesSince(cursor) {
+        caughtUp = Set(missed.compactMap(\.cursor))
+        await send(.caughtUp(missed))
+      }
       for try await event in stream {
-        if !announced {
-          announced = true
-          await send(.updatesConnected)
-        }
+        if let cursor = event.cursor, caughtUp.remove(cursor) != nil { continue }
         await send(.liveEvent(event))
       }
       throw UserFacingError.network
@@ -266,6 +276,7 @@ extension NotificationsFeature {
       await send(.updatesFailed(UserFacingError(error), attempt: attempt))
     }
     .cancellable(id: CancelID.updates, cancelInFlight: true)
+    return .merge(.cancel(id: CancelID.reconnect), updates)
   }
 
   func listenForResponses() -> Effect<Action> {

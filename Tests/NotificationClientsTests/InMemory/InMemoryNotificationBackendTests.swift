@@ -45,9 +45,46 @@ struct InMemoryNotificationBackendTests {
 
   @Test func liveListenersHearInserts() async throws {
     let backend = InMemoryNotificationBackend(seed: [])
-    var iterator = backend.client.updates(nil).makeAsyncIterator()
+    var iterator = try await backend.client.updates(nil).makeAsyncIterator()
     backend.insert(seed[0])
     let event = try await iterator.next()
     #expect(event == NotificationEvent(.inserted(seed[0]), cursor: "1"))
+  }
+
+  @Test func theLiveStreamReplaysTheChangesAfterItsCursorThenGoesOn() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    try await backend.client.markAsRead("n1")
+    try await backend.client.delete("n2")
+    var iterator = try await backend.client.updates("1").makeAsyncIterator()
+    #expect(try await iterator.next() == NotificationEvent(.deleted(id: "n2"), cursor: "2"))
+    backend.insert(seed[2])
+    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[2]), cursor: "3"))
+  }
+
+  @Test func droppingTheUpdatesEndsEveryOpenStreamWithTheError() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    let first = try await backend.client.updates(nil)
+    let second = try await backend.client.updates(nil)
+    #expect(backend.openUpdateStreams == 2)
+    backend.dropUpdates(with: .server(status: 503))
+    #expect(backend.openUpdateStreams == 0)
+    for stream in [first, second] {
+      await #expect(throws: UserFacingError.server(status: 503)) {
+        for try await _ in stream {}
+      }
+    }
+    // A stream opened afterwards works, and resumes after the cursor it is given.
+    backend.insert(seed[0])
+    var iterator = try await backend.client.updates("0").makeAsyncIterator()
+    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[0]), cursor: "1"))
+  }
+
+  @Test func openingTheLiveStreamIsACallThatInjectedFailuresReach() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    backend.failNext(1, with: .unauthorized)
+    await #expect(throws: UserFacingError.unauthorized) { _ = try await backend.client.updates(nil) }
+    #expect(backend.openUpdateStreams == 0)
+    let stream = try await backend.client.updates(nil)
+    withExtendedLifetime(stream) { #expect(backend.openUpdateStreams == 1) }
   }
 }
