@@ -101,6 +101,7 @@ struct LifecycleTests {
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.receive(.liveEvent(NotificationEvent(.deleted(id: "x"), cursor: "e1"))) {
       $0.newestCursor = "e1"
+      $0.deletedIDs = ["x"]
     }
     await store.receive(.updatesFailed(.network, attempt: 0)) {
       $0.connection = .reconnecting(attempt: 1)
@@ -110,6 +111,7 @@ struct LifecycleTests {
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.receive(.liveEvent(NotificationEvent(.deleted(id: "y"), cursor: "e3"))) {
       $0.newestCursor = "e3"
+      $0.deletedIDs.insert("y")
     }
     catchUp.continuation.yield()
     await store.receive(
