@@ -107,6 +107,7 @@ struct LifecycleTests {
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.receive(.liveEvent(NotificationEvent(.deleted(id: "x"), cursor: "e1"))) {
       $0.newestCursor = "e1"
+      $0.deletedIDs = ["x"]
     }
     await store.receive(.updatesFailed(.network, attempt: 0)) {
       $0.connection = .reconnecting(attempt: 1)
@@ -123,10 +124,12 @@ struct LifecycleTests {
     ) {
       $0.newestCursor = "e3"
       $0.notifications = [missed]
+      $0.deletedIDs.insert("y")
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.liveEvent(NotificationEvent(.deleted(id: "z"), cursor: "e4"))) {
       $0.newestCursor = "e4"
+      $0.deletedIDs.insert("z")
     }
     await store.send(.onDisappear) { $0.connection = .offline }
   }

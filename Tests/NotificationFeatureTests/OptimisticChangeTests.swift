@@ -98,6 +98,7 @@ struct OptimisticChangeTests {
     await store.send(.delete("n2")) {
       $0.notifications.remove(id: "n2")
       $0.pendingChanges[changeID] = .delete(removed, index: 1)
+      $0.deletedIDs = ["n2"]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.changeFailed(changeID, .server(status: 400))) {
@@ -116,6 +117,7 @@ struct OptimisticChangeTests {
     await store.send(.clearAll) {
       $0.notifications = []
       $0.pendingChanges[changeID] = .clearAll(Fixtures.feed)
+      $0.deletedIDs = ["n1", "n2", "n3"]
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.changeFailed(changeID, .server(status: 400))) {

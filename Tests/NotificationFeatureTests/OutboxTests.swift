@@ -174,6 +174,7 @@ struct OutboxTests {
       $0.pendingChanges[secondID] = .delete(readN1, index: 0)
       $0.outbox = []
       $0.superseded = [secondID: [.markAsRead("n1")]]
+      $0.deletedIDs = ["n1"]
     }
     // The delete failing for good brings n1 back read, and the read it replaced is queued again.
     await store.receive(.changeFailed(secondID, .server(status: 400))) {

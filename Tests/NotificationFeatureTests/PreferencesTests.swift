@@ -83,6 +83,7 @@ struct PreferencesTests {
     let json = #"{"id":"m1","type":"ping","title":"Title m1","body":"Message m1"}"#
     await store.send(.pushReceived(payload(json))) {
       $0.notifications = [Fixtures.notification("m1")]
+      $0.unlistedPushIDs = ["m1"]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
   }

@@ -98,6 +98,7 @@ struct TapAndPushTests {
       timestamp: Date(timeIntervalSince1970: 1_699_999_990), target: .alert(alertID: "a7"))
     await store.send(.pushReceived(payload(json))) {
       $0.notifications.insert(expected, at: 0)
+      $0.unlistedPushIDs = ["n7"]
     }
     await store.receive(.delegate(.presentBanner(expected, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(3)))
@@ -114,7 +115,10 @@ struct TapAndPushTests {
   @Test func aPushedNotificationThatAFeedPageAlsoHoldsShowsOnce() async {
     let store = makeStore([])
     let pushed = push("n7", priority: .regular)
-    await store.send(.pushReceived(pushed.payload)) { $0.notifications = [pushed.notification] }
+    await store.send(.pushReceived(pushed.payload)) {
+      $0.notifications = [pushed.notification]
+      $0.unlistedPushIDs = ["n7"]
+    }
     await store.receive(.delegate(.presentBanner(pushed.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(1)))
     // The feed's copy is older and edited since: it replaces the pushed one, in its place.
@@ -124,6 +128,7 @@ struct TapAndPushTests {
     await store.send(.pageLoaded(page, replacing: false)) {
       $0.hasLoadedOnce = true
       $0.notifications = [fromFeed, Fixtures.feed[0]]
+      $0.unlistedPushIDs = []
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
   }
@@ -142,21 +147,30 @@ struct TapAndPushTests {
     // Unmuted and in the foreground: only its priority keeps it from a banner.
     let store = store(muting: [])
     let silent = push("s1", priority: .silent)
-    await store.send(.pushReceived(silent.payload)) { $0.notifications = [silent.notification] }
+    await store.send(.pushReceived(silent.payload)) {
+      $0.notifications = [silent.notification]
+      $0.unlistedPushIDs = ["s1"]
+    }
     await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func aMutedTypeIsNotAnnouncedAtRegularPriority() async {
     let store = store(muting: [.ping])
     let muted = push("m1", priority: .regular)
-    await store.send(.pushReceived(muted.payload)) { $0.notifications = [muted.notification] }
+    await store.send(.pushReceived(muted.payload)) {
+      $0.notifications = [muted.notification]
+      $0.unlistedPushIDs = ["m1"]
+    }
     await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func aMutedTypeIsAnnouncedAtHighPriority() async {
     let store = store(muting: [.ping])
     let urgent = push("h1", priority: .high)
-    await store.send(.pushReceived(urgent.payload)) { $0.notifications = [urgent.notification] }
+    await store.send(.pushReceived(urgent.payload)) {
+      $0.notifications = [urgent.notification]
+      $0.unlistedPushIDs = ["h1"]
+    }
     await store.receive(.delegate(.presentBanner(urgent.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(1)))
   }
@@ -164,14 +178,20 @@ struct TapAndPushTests {
   @Test func aMutedSystemNotificationIsNotAnnouncedEvenAtHighPriority() async {
     let store = store(muting: [.system])
     let system = push("h2", type: .system, priority: .high)
-    await store.send(.pushReceived(system.payload)) { $0.notifications = [system.notification] }
+    await store.send(.pushReceived(system.payload)) {
+      $0.notifications = [system.notification]
+      $0.unlistedPushIDs = ["h2"]
+    }
     await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func anUnmutedSystemNotificationAtHighPriorityIsAnnounced() async {
     let store = store(muting: [.ping])
     let system = push("h3", type: .system, priority: .high)
-    await store.send(.pushReceived(system.payload)) { $0.notifications = [system.notification] }
+    await store.send(.pushReceived(system.payload)) {
+      $0.notifications = [system.notification]
+      $0.unlistedPushIDs = ["h3"]
+    }
     await store.receive(.delegate(.presentBanner(system.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(1)))
   }
@@ -182,6 +202,7 @@ struct TapAndPushTests {
     let inBackground = push("b1", priority: .high)
     await store.send(.pushReceived(inBackground.payload)) {
       $0.notifications = [inBackground.notification]
+      $0.unlistedPushIDs = ["b1"]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
 
@@ -189,6 +210,7 @@ struct TapAndPushTests {
     let inForeground = push("f1", priority: .regular)
     await store.send(.pushReceived(inForeground.payload)) {
       $0.notifications.insert(inForeground.notification, at: 1)
+      $0.unlistedPushIDs.insert("f1")
     }
     await store.receive(.delegate(.presentBanner(inForeground.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(2)))

@@ -68,7 +68,29 @@ extension NotificationsFeature {
 
   /// Inserts or replaces a notification, keeping newest-first order and ids unique, and
   /// keeping any change still pending for it.
-  func upsert(_ incoming: NotificationData, into state: inout State) {
+  ///
+  /// - Returns: Whether the notification is listed: `false` when a pending or queued change
+  ///   deletes it.
+  @discardableResult
+  func upsert(_ incoming: NotificationData, into state: inout State) -> Bool {
+    guard let notification = withPendingChanges(incoming, in: state) else { return false }
+    if let existing = state.notifications[id: notification.id] {
+      if existing.timestamp == notification.timestamp {
+        state.notifications[id: notification.id] = notification
+        return true
+      }
+      state.notifications.remove(id: notification.id)
+    }
+    let index =
+      state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
+      ?? state.notifications.count
+    state.notifications.insert(notification, at: index)
+    return true
+  }
+
+  /// The notification with the changes still pending or queued for it applied, or `nil` when
+  /// one of them deletes it.
+  func withPendingChanges(_ incoming: NotificationData, in state: State) -> NotificationData? {
     var notification = incoming
     for change in state.pendingChanges.values {
       switch change {
@@ -77,9 +99,9 @@ extension NotificationsFeature {
       case .markAll(let ids) where ids.contains(notification.id):
         notification.isRead = true
       case .delete(let deleted, _) where deleted.id == notification.id:
-        return
+        return nil
       case .clearAll(let cleared) where cleared.contains(where: { $0.id == notification.id }):
-        return
+        return nil
       default:
         break
       }
@@ -89,35 +111,27 @@ extension NotificationsFeature {
       case .markAsRead(let id) where id == notification.id: notification.isRead = true
       case .markAsUnread(let id) where id == notification.id: notification.isRead = false
       case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
-      case .delete(let id) where id == notification.id: return
-      case .deleteAll: return
+      case .delete(let id) where id == notification.id: return nil
+      case .deleteAll: return nil
       default: break
       }
     }
-    if let existing = state.notifications[id: notification.id] {
-      if existing.timestamp == notification.timestamp {
-        state.notifications[id: notification.id] = notification
-        return
-      }
-      state.notifications.remove(id: notification.id)
-    }
-    let index =
-      state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
-      ?? state.notifications.count
-    state.notifications.insert(notification, at: index)
+    return notification
   }
 
-  func apply(_ event: NotificationEvent, to state: inout State) {
+  /// Applies a change the backend reports, adding to `readHere` the pushes the person read
+  /// before the backend listed them (see ``list(fromBackend:into:readHere:)``).
+  func apply(_ event: NotificationEvent, to state: inout State, readHere: inout [String]) {
     if let cursor = event.cursor { state.newestCursor = cursor }
     switch event.change {
     case .inserted(let notification), .updated(let notification):
-      upsert(notification, into: &state)
+      list(fromBackend: notification, into: &state, readHere: &readHere)
     case .deleted(let id):
       state.notifications.remove(id: id)
+      state.unlistedPushIDs.remove(id)
+      state.deletedIDs.insert(id)
     case .snapshot(let notifications):
-      let localNotices = state.notifications.filter(\.isLocal).elements
-      state.notifications = []
-      for notification in notifications + localNotices { upsert(notification, into: &state) }
+      replaceWithBackendFeed(notifications, in: &state, readHere: &readHere)
     }
   }
 

@@ -26,8 +26,8 @@ extension NotificationsFeature {
     }
   }
 
-  /// Parses a push payload; inserts the notification (once, even if the feed has it too) and,
-  /// for a tap, opens it; for a push in the foreground, asks the shell to present a banner.
+  /// Parses a push payload; lists the notification (see ``listPush(_:in:)``) and, for a tap,
+  /// opens it; for a push in the foreground, asks the shell to present a banner.
   func receivePush(_ payload: Data, in state: inout State, tapped: Bool) -> Effect<Action> {
     let notification: NotificationData
     do {
@@ -37,14 +37,93 @@ extension NotificationsFeature {
       return .send(.delegate(.pushParseFailed(error)))
     }
     state.lastPushParseError = nil
-    upsert(notification, into: &state)
+    let isListed = listPush(notification, in: &state)
     if tapped {
       return tap(notification.id, in: &state)
     }
-    guard state.isInForeground, let options = bannerOptions(for: notification, in: state) else {
+    guard isListed, state.isInForeground,
+      let options = bannerOptions(for: notification, in: state)
+    else {
       return .none
     }
     return .send(.delegate(.presentBanner(notification, options)))
+  }
+
+  /// Lists a pushed notification once, and keeps it listed until the person deletes it.
+  ///
+  /// - A push whose id is listed already (a duplicate delivery, or a notification the feed
+  ///   has) changes nothing: not its read state, not its place, not its content.
+  /// - A push for a notification the person deleted (or the backend reported deleted), or
+  ///   whose deletion is still pending or queued, is not listed again.
+  /// - Otherwise it is inserted in order and remembered in `unlistedPushIDs`, so a refresh
+  ///   whose page does not hold it yet keeps it.
+  ///
+  /// - Returns: Whether the notification is listed.
+  func listPush(_ notification: NotificationData, in state: inout State) -> Bool {
+    if state.notifications.contains(id: notification.id) { return true }
+    if state.deletedIDs.contains(notification.id) { return false }
+    guard upsert(notification, into: &state) else { return false }
+    state.unlistedPushIDs.insert(notification.id)
+    return true
+  }
+
+  /// Lists a notification of the backend's feed (a page or a live event). When it was a push
+  /// the feed had not listed yet, the two become one: the feed's copy replaces the push's,
+  /// content and place, but a push the person read stays read, and its id is added to
+  /// `readHere` so the backend is told (it may not have had the notification when the person
+  /// read it).
+  func list(
+    fromBackend notification: NotificationData, into state: inout State,
+    readHere: inout [String]
+  ) {
+    let wasUnlistedPush = state.unlistedPushIDs.remove(notification.id) != nil
+    guard wasUnlistedPush, state.notifications[id: notification.id]?.isRead == true,
+      let listed = withPendingChanges(notification, in: state), !listed.isRead
+    else {
+      upsert(notification, into: &state)
+      return
+    }
+    var read = listed
+    read.isRead = true
+    upsert(read, into: &state)
+    readHere.append(notification.id)
+  }
+
+  /// Replaces the list with the backend's feed (the first page of a refresh, or a snapshot),
+  /// keeping local notices and the pushes the feed does not list yet.
+  func replaceWithBackendFeed(
+    _ notifications: [NotificationData], in state: inout State, readHere: inout [String]
+  ) {
+    let unlisted = state.unlistedPushIDs
+    state.notifications = state.notifications.filter { $0.isLocal || unlisted.contains($0.id) }
+    // A push the person deleted is forgotten once the deletion can no longer be undone.
+    state.unlistedPushIDs = unlisted.filter {
+      state.notifications.contains(id: $0) || isDeletionPending($0, in: state)
+    }
+    for notification in notifications {
+      list(fromBackend: notification, into: &state, readHere: &readHere)
+    }
+  }
+
+  /// Tells the backend of reads made on pushes before its feed listed them, as one
+  /// optimistic mark-all change (rolled back or queued like any other).
+  func markReadOnBackend(_ ids: [String], in state: inout State) -> Effect<Action> {
+    guard !ids.isEmpty else { return .none }
+    return perform(.markAll(ids: ids), in: &state) { [client] in
+      try await client.markAllAsRead(ids)
+    }
+  }
+
+  /// Whether a deletion of `id` is pending or queued.
+  func isDeletionPending(_ id: String, in state: State) -> Bool {
+    let pending = state.pendingChanges.values.contains { change in
+      switch change {
+      case .delete(let deleted, _): deleted.id == id
+      case .clearAll(let cleared): cleared.contains { $0.id == id }
+      case .setRead, .markAll: false
+      }
+    }
+    return pending || state.outbox.contains { $0 == .delete(id) || $0 == .deleteAll }
   }
 
   /// Silent notifications are never announced; muted types are not, unless the notification

@@ -37,11 +37,15 @@ extension NotificationsFeature {
       state.hasLoadedOnce = true
       state.hasMore = page.hasMore
       state.nextCursor = page.nextCursor
+      var readHere: [String] = []
       if replacing {
-        state.notifications = state.notifications.filter(\.isLocal)
+        replaceWithBackendFeed(page.items, in: &state, readHere: &readHere)
+      } else {
+        for notification in page.items {
+          list(fromBackend: notification, into: &state, readHere: &readHere)
+        }
       }
-      for notification in page.items { upsert(notification, into: &state) }
-      return .none
+      return markReadOnBackend(readHere, in: &state)
 
     case .pageFailed(let error):
       state.isLoading = false
@@ -59,12 +63,16 @@ extension NotificationsFeature {
       return .none
 
     case .liveEvent(let event):
-      apply(event, to: &state)
-      return .none
+      var readHere: [String] = []
+      apply(event, to: &state, readHere: &readHere)
+      return markReadOnBackend(readHere, in: &state)
 
     case .caughtUp(let events):
-      for event in events { apply(event, to: &state) }
-      return state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))
+      var readHere: [String] = []
+      for event in events { apply(event, to: &state, readHere: &readHere) }
+      return .merge(
+        markReadOnBackend(readHere, in: &state),
+        state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
     case .updatesFailed(let error, let attempt):
       // A connection that was live was healthy: its drop starts the backoff again from zero,
@@ -114,6 +122,7 @@ extension NotificationsFeature {
       }
       let notification = state.notifications.remove(at: index)
       if notification.isLocal { return .none }
+      state.deletedIDs.insert(id)
       return perform(.delete(notification, index: index), in: &state) { [client] in
         try await client.delete(id)
       }
@@ -122,6 +131,9 @@ extension NotificationsFeature {
       let removed = state.notifications.elements
       guard !removed.isEmpty else { return .none }
       state.notifications.removeAll()
+      for notification in removed where !notification.isLocal {
+        state.deletedIDs.insert(notification.id)
+      }
       return perform(.clearAll(removed), in: &state) { [client] in try await client.deleteAll() }
 
     case .changeSucceeded(let changeID):

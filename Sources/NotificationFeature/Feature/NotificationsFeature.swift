@@ -58,6 +58,15 @@ public struct NotificationsFeature: Reducer {
     /// Queued changes a newer change to the same notifications replaced, by the newer change's
     /// id: restored if the newer change fails for good.
     public var superseded: [UUID: [OutboxEntry]] = [:]
+    /// The ids of listed pushes that the backend's feed has not listed yet. A refresh keeps
+    /// them, so a push the person saw stays until they delete it; once the feed lists an id,
+    /// its copy replaces the push's and the id leaves this set.
+    ///
+    /// Kept in memory only: after a relaunch such a push is gone until the backend lists it.
+    public var unlistedPushIDs: Set<String> = []
+    /// The ids of the notifications deleted in this run, by the person or by the backend. A
+    /// push for one of them (a late duplicate delivery) is ignored, never listed again.
+    public var deletedIDs: Set<String> = []
 
     public init(notifications: [NotificationData] = []) {
       self.notifications = NotificationFeed(

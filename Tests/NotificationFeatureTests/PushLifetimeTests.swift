@@ -1,0 +1,301 @@
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+/// How long a pushed notification lives in the list: through refreshes that do not hold it,
+/// into one item once the backend's feed has it, and unchanged by a duplicate delivery or by a
+/// push for a notification that was deleted.
+@MainActor
+struct PushLifetimeTests {
+  let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+  let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+
+  /// The payload of a push for `Fixtures.notification(id, minutesAgo:)`; without
+  /// `minutesAgo` it carries no timestamp, so it is stamped with the time it is received
+  /// (`Fixtures.now`, newer than everything in the fixtures' feed).
+  func pushPayload(_ id: String, minutesAgo: Double? = nil) -> Data {
+    let timestamp = minutesAgo.map {
+      #","timestamp":\#(Int(Fixtures.now.timeIntervalSince1970 - $0 * 60))"#
+    }
+    return payload(
+      #"{"id":"\#(id)","type":"ping","title":"Title \#(id)","body":"Message \#(id)"\#(timestamp ?? "")}"#
+    )
+  }
+
+  // MARK: The whole lifetime
+
+  @Test func aPushOutlivesRefreshesBecomesOneItemAndADuplicateChangesNothing() async {
+    let backendFeed = LockedState(Fixtures.feed)
+    let store = makeStore {
+      $0.notificationClient.fetchPage = { _ in
+        NotificationPage(items: backendFeed.withLock { $0 }, hasMore: false)
+      }
+      $0.notificationClient.markAsRead = { id in
+        backendFeed.withLock { feed in
+          if let index = feed.firstIndex(where: { $0.id == id }) { feed[index].isRead = true }
+        }
+      }
+    }
+    // In the background, so no banner is asked for.
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+
+    // The push lands between n1 and n2.
+    let pushed = Fixtures.notification("p1", minutesAgo: 1.5)
+    await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
+      $0.notifications.insert(pushed, at: 1)
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+
+    // A refresh whose page does not hold it yet keeps it.
+    await store.send(.refreshRequested) { $0.isLoading = true }
+    await store.receive(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+    }
+    #expect(store.state.notifications.ids == ["n1", "p1", "n2", "n3"])
+
+    // The backend's feed now has it, edited: the two are one item, the feed's.
+    var listed = Fixtures.notification("p1", minutesAgo: 1.2)
+    listed.title = "From the feed"
+    backendFeed.withLock { $0.insert(listed, at: 1) }
+    await store.send(.refreshRequested) { $0.isLoading = true }
+    await store.receive(
+      .pageLoaded(
+        NotificationPage(items: [Fixtures.feed[0], listed] + Fixtures.feed.dropFirst()),
+        replacing: true)
+    ) {
+      $0.isLoading = false
+      $0.notifications[id: "p1"] = listed
+      $0.unlistedPushIDs = []
+    }
+    #expect(store.state.notifications.ids == ["n1", "p1", "n2", "n3"])
+
+    await store.send(.markAsRead("p1")) {
+      $0.notifications[id: "p1"]?.isRead = true
+      $0.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+
+    // The same push again, as APNs or FCM may retry it, stamped now (newer than everything):
+    // it stays read, where it was, with the feed's content.
+    await store.send(.pushReceived(pushPayload("p1")))
+    await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
+    #expect(store.state.notifications.ids == ["n1", "p1", "n2", "n3"])
+    #expect(store.state.notifications[id: "p1"]?.title == "From the feed")
+
+    // And another refresh keeps it as the backend has it: read.
+    var read = listed
+    read.isRead = true
+    await store.send(.refreshRequested) { $0.isLoading = true }
+    await store.receive(
+      .pageLoaded(
+        NotificationPage(items: [Fixtures.feed[0], read] + Fixtures.feed.dropFirst()),
+        replacing: true)
+    ) {
+      $0.isLoading = false
+    }
+    #expect(store.state.notifications.checkInvariants())
+  }
+
+  // MARK: Duplicates
+
+  @Test func aDuplicatePushLeavesAReadPushRead() async {
+    let store = makeStore { $0.notificationClient.markAsRead = { _ in } }
+    let pushed = Fixtures.notification("p1", minutesAgo: 1.5)
+    await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
+      $0.notifications.insert(pushed, at: 1)
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await store.receive(.delegate(.presentBanner(pushed, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.send(.markAsRead("p1")) {
+      $0.notifications[id: "p1"]?.isRead = true
+      $0.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
+    await store.send(.pushReceived(pushPayload("p1")))
+    #expect(store.state.notifications.ids == ["n1", "p1", "n2", "n3"])
+    #expect(store.state.notifications[id: "p1"]?.isRead == true)
+  }
+
+  @Test func aPushForANotificationTheFeedListsChangesNeitherItsReadStateNorItsPlace() async {
+    // n3 is read, and last; the push says unread, and is stamped now.
+    let store = makeStore()
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    await store.send(.pushReceived(pushPayload("n3")))
+    #expect(store.state.notifications.elements == Fixtures.feed)
+    #expect(store.state.unlistedPushIDs.isEmpty)
+  }
+
+  // MARK: Deleted notifications
+
+  @Test func aPushForADeletedNotificationDoesNotBringItBack() async {
+    let store = makeStore { $0.notificationClient.delete = { _ in } }
+    await store.send(.delete("n2")) {
+      $0.notifications.remove(id: "n2")
+      $0.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
+      $0.deletedIDs = ["n2"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+
+    // In the foreground, and still no banner: the person deleted it.
+    await store.send(.pushReceived(pushPayload("n2")))
+    await store.send(.notificationResponse(pushPayload("n2"))) {
+      $0.lastTap = .notFound(id: "n2")
+    }
+    #expect(store.state.notifications.ids == ["n1", "n3"])
+  }
+
+  @Test func aPushForANotificationWhoseDeletionIsQueuedIsNotListed() async {
+    // After a relaunch the outbox still owes the backend n2's deletion.
+    var state = NotificationsFeature.State(notifications: [Fixtures.feed[0], Fixtures.feed[2]])
+    state.outbox = [.delete("n2")]
+    let store = makeStore(state: state)
+    await store.send(.pushReceived(pushPayload("n2")))
+    // A refresh whose stale page still holds n2 does not list it either.
+    await store.send(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
+      $0.hasLoadedOnce = true
+    }
+    #expect(store.state.notifications.ids == ["n1", "n3"])
+  }
+
+  @Test func aPushForANotificationTheBackendDeletedIsNotListed() async {
+    let store = makeStore()
+    await store.send(.liveEvent(NotificationEvent(.deleted(id: "n2")))) {
+      $0.notifications.remove(id: "n2")
+      $0.deletedIDs = ["n2"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.pushReceived(pushPayload("n2")))
+  }
+
+  @Test func aDeletedPushIsNotKeptByARefreshAndIsForgotten() async {
+    let store = makeStore([]) { $0.notificationClient.delete = { _ in } }
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    let pushed = Fixtures.notification("p1")
+    await store.send(.pushReceived(pushPayload("p1"))) {
+      $0.notifications = [pushed]
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.delete("p1")) {
+      $0.notifications = []
+      $0.pendingChanges[changeID] = .delete(pushed, index: 0)
+      $0.deletedIDs = ["p1"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.send(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
+      $0.hasLoadedOnce = true
+      $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
+      $0.unlistedPushIDs = []
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+  }
+
+  @Test func aPushWhoseDeletionIsRolledBackIsStillKeptByARefresh() async {
+    // The backend does not have the push yet, so deleting it there fails for good.
+    let store = makeStore([]) {
+      $0.notificationClient.delete = { _ in throw UserFacingError.notFound }
+    }
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    let pushed = Fixtures.notification("p1")
+    await store.send(.pushReceived(pushPayload("p1"))) {
+      $0.notifications = [pushed]
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.delete("p1")) {
+      $0.notifications = []
+      $0.pendingChanges[changeID] = .delete(pushed, index: 0)
+      $0.deletedIDs = ["p1"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.changeFailed(changeID, .notFound)) {
+      $0.pendingChanges = [:]
+      $0.notifications = [pushed]
+      $0.error = .notFound
+    }
+    await store.receive(.delegate(.errorOccurred(.notFound)))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.pageLoaded(NotificationPage(items: []), replacing: true)) {
+      $0.hasLoadedOnce = true
+    }
+    #expect(store.state.notifications.ids == ["p1"])
+  }
+
+  // MARK: Read before the feed lists it
+
+  @Test func aPushReadBeforeTheFeedListsItStaysReadAndTheBackendIsTold() async {
+    let marked = LockedState<[[String]?]>([])
+    let store = makeStore([]) {
+      $0.notificationClient.markAllAsRead = { ids in marked.withLock { $0.append(ids) } }
+    }
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    var pushed = Fixtures.notification("p1")
+    await store.send(.pushReceived(pushPayload("p1"))) {
+      $0.notifications = [pushed]
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    // The backend accepts a mark-all that names a notification it does not have yet.
+    await store.send(.markAllAsRead) {
+      $0.notifications[id: "p1"]?.isRead = true
+      $0.pendingChanges[changeID] = .markAll(ids: ["p1"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+
+    // Its feed lists it later, unread: it stays read, and the backend is told.
+    let page = NotificationPage(items: [pushed], hasMore: false)
+    pushed.isRead = true
+    await store.send(.pageLoaded(page, replacing: true)) {
+      $0.hasLoadedOnce = true
+      $0.unlistedPushIDs = []
+      $0.pendingChanges[secondID] = .markAll(ids: ["p1"])
+    }
+    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges = [:] }
+    #expect(marked.withLock { $0 } == [["p1"], ["p1"]])
+    #expect(store.state.notifications.elements == [pushed])
+  }
+
+  // MARK: Live updates
+
+  @Test func aSnapshotKeepsAnUnlistedPushAndALiveInsertMakesItOne() async {
+    let store = makeStore()
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    let pushed = Fixtures.notification("p1", minutesAgo: 1.5)
+    await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
+      $0.notifications.insert(pushed, at: 1)
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: "e1"))) {
+      $0.newestCursor = "e1"
+      $0.notifications = [Fixtures.feed[0], pushed]
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    var listed = pushed
+    listed.message = "From the backend"
+    await store.send(.liveEvent(NotificationEvent(.inserted(listed), cursor: "e2"))) {
+      $0.newestCursor = "e2"
+      $0.notifications[id: "p1"] = listed
+      $0.unlistedPushIDs = []
+    }
+    // Once the backend has listed it, its snapshots decide.
+    await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: "e3"))) {
+      $0.newestCursor = "e3"
+      $0.notifications = [Fixtures.feed[0]]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+  }
+}
