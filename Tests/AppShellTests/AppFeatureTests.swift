@@ -31,6 +31,7 @@ struct AppFeatureTests {
       $0.date = .constant(Self.now)
       $0.uuid = .incrementing
       $0.notificationClient.markAsRead = { _ in }
+      $0.settingsClient = .inMemory()
       $0.pushClient.deviceTokens = { AsyncStream { $0.finish() } }
       $0.pushClient.authorizationStatus = { .denied }
       prepare(&$0)

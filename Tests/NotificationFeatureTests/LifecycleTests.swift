@@ -11,8 +11,8 @@ struct LifecycleTests {
   @Test func appearingLoadsTheFirstPageOnceAndStartsTheStreams() async {
     let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let page = NotificationPage(items: Array(Fixtures.feed.prefix(2)), nextCursor: "c2", hasMore: true)
-    // The saved filter and the first page load at once, off the main actor: the test holds the
-    // page back so they arrive in one order.
+    // The saved settings and the first page load at once, off the main actor: the test holds
+    // the page back so they arrive in one order.
     let pageResponse = TestContinuation<NotificationPage>()
     // The stream opens when the test says, for the same reason.
     let opened = TestContinuation<Void>()
@@ -27,8 +27,10 @@ struct LifecycleTests {
     let appear = await store.send(.onAppear) {
       $0.isLoading = true
       $0.connection = .connecting
+      $0.isLoadingPreferences = true
     }
     await store.receive(.savedFilterLoaded(nil))
+    await store.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
     pageResponse.resume(returning: page)
     await store.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
@@ -158,16 +160,23 @@ struct LifecycleTests {
   @Test func theFilterChoicePersistsAndIsRestored() async {
     let settings = SettingsClient.inMemory()
     let store = makeStore { $0.settingsClient = settings }
-    await store.send(.filterChanged(.type(.alert))) { $0.filter = .type(.alert) }
-    await store.send(.unreadOnlyChanged(true)) { $0.unreadOnly = true }
-    await store.finish()
+    await store.send(.filterChanged(.type(.alert))) {
+      $0.filter = .type(.alert)
+      $0.filterBeingSaved = .init(filter: .type(.alert), unreadOnly: false)
+    }
+    await store.receive(.filterSaved) { $0.filterBeingSaved = nil }
+    await store.send(.unreadOnlyChanged(true)) {
+      $0.unreadOnly = true
+      $0.filterBeingSaved = .init(filter: .type(.alert), unreadOnly: true)
+    }
+    await store.receive(.filterSaved) { $0.filterBeingSaved = nil }
     #expect(store.state.filteredNotifications.map(\.id) == ["n2"])
 
     // A later launch restores the choice from the settings.
     let live = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let responses = AsyncStream<PushClient.Response>.makeStream()
     let page = NotificationPage(items: Fixtures.feed)
-    // The saved filter and the first page load at once: the page is held back so they arrive
+    // The saved settings and the first page load at once: the page is held back so they arrive
     // in one order.
     let pageResponse = TestContinuation<NotificationPage>()
     let opened = TestContinuation<Void>()
@@ -183,12 +192,14 @@ struct LifecycleTests {
     let appear = await relaunched.send(.onAppear) {
       $0.isLoading = true
       $0.connection = .connecting
+      $0.isLoadingPreferences = true
     }
     let saved = NotificationsFeature.SavedFilter(filter: .type(.alert), unreadOnly: true)
     await relaunched.receive(.savedFilterLoaded(saved)) {
       $0.filter = .type(.alert)
       $0.unreadOnly = true
     }
+    await relaunched.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
     pageResponse.resume(returning: page)
     await relaunched.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false

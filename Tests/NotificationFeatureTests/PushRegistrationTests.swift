@@ -10,6 +10,7 @@ struct PushRegistrationTests {
     let store = TestStore(initialState: PushRegistrationFeature.State()) {
       PushRegistrationFeature()
     } withDependencies: {
+      $0.settingsClient = .inMemory()
       $0.pushClient.authorizationStatus = { .notDetermined }
       $0.pushClient.requestAuthorization = { .denied }
     }
@@ -28,6 +29,7 @@ struct PushRegistrationTests {
       PushRegistrationFeature()
     } withDependencies: {
       $0.continuousClock = clock
+      $0.settingsClient = .inMemory()
       $0.pushClient.uploadToken = { _ in
         if attempts.withLock({ $0 += 1; return $0 }) == 1 { throw UserFacingError.network }
       }

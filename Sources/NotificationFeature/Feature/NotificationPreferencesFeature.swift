@@ -3,7 +3,8 @@ import Loom
 
 /// Per-type notification preferences: which types are announced as banners, beside the
 /// operating system's authorization. Changes are saved optimistically and rolled back if saving
-/// fails. Alerts cannot be turned off.
+/// fails, one write at a time so that the last choice is the one saved. Alerts cannot be turned
+/// off.
 ///
 /// ```swift
 /// store.send(.preferences(.typeToggled(.ping, isOn: false)))
@@ -16,9 +17,11 @@ public struct NotificationPreferencesFeature: Reducer {
     public var authorization: PushClient.AuthorizationStatus = .notDetermined
     /// The error to show, until the next change.
     public var error: UserFacingError?
-    /// Saves in flight, with the muted set to return to if they fail.
+    /// Changes not yet saved, by id, each with the muted set to return to if saving fails. While
+    /// any is here exactly one write is in flight; changes made meanwhile are written after it.
     public var pendingSaves: [Int: Set<NotificationType>] = [:]
-    /// The id of the last save started.
+    /// The id of the last change. Once there is one, the muted set here is newer than any saved
+    /// one still being loaded, so a late load leaves it alone.
     public var lastSaveID = 0
 
     public init(muted: Set<NotificationType> = []) {
@@ -35,6 +38,8 @@ public struct NotificationPreferencesFeature: Reducer {
   public enum Action: Sendable, Equatable {
     case onAppear
     case loaded(muted: Set<NotificationType>?, authorization: PushClient.AuthorizationStatus)
+    /// The saved muted types, loaded at launch (`NotificationsFeature`'s `onAppear`).
+    case mutedLoaded(Set<NotificationType>?)
     case typeToggled(NotificationType, isOn: Bool)
     case saveFinished(id: Int, error: UserFacingError?)
     case requestAuthorizationTapped
@@ -53,13 +58,17 @@ public struct NotificationPreferencesFeature: Reducer {
     switch action {
     case .onAppear:
       return .run { [settings, push] send in
-        let muted = try? await settings.load([NotificationType].self, forKey: Self.settingsKey)
-        await send(.loaded(muted: muted.map(Set.init), authorization: await push.authorizationStatus()))
+        let muted = await Self.loadMuted(from: settings)
+        await send(.loaded(muted: muted, authorization: await push.authorizationStatus()))
       }
 
     case .loaded(let muted, let authorization):
-      if let muted { state.muted = muted.filter(State.canTurnOff) }
+      apply(loaded: muted, to: &state)
       state.authorization = authorization
+      return .none
+
+    case .mutedLoaded(let muted):
+      apply(loaded: muted, to: &state)
       return .none
 
     case .typeToggled(let type, let isOn):
@@ -72,27 +81,30 @@ public struct NotificationPreferencesFeature: Reducer {
       let previous = state.muted
       if isOn { state.muted.remove(type) } else { state.muted.insert(type) }
       state.lastSaveID += 1
-      let id = state.lastSaveID
-      state.pendingSaves[id] = previous
-      let muted = state.muted.map(\.rawValue).sorted().map(NotificationType.init(rawValue:))
-      return .run { [settings] send in
-        do {
-          try await settings.save(muted, forKey: Self.settingsKey)
-          await send(.saveFinished(id: id, error: nil))
-        } catch {
-          await send(.saveFinished(id: id, error: UserFacingError(error)))
-        }
-      }
+      let isWriting = !state.pendingSaves.isEmpty
+      state.pendingSaves[state.lastSaveID] = previous
+      // One write at a time, so the last choice is the one saved whatever order writes would
+      // finish in: a change made while a write is in flight is written when it finishes.
+      return isWriting ? .none : save(state)
 
     case .saveFinished(let id, let error):
-      guard let previous = state.pendingSaves.removeValue(forKey: id) else { return .none }
-      guard let error else { return .none }
-      // Roll back only if no later change is still waiting; a later one carries on from here.
-      if state.pendingSaves.keys.allSatisfy({ $0 < id }) {
-        state.muted = previous
+      // The write saved (or failed to save) every change up to `id`.
+      let covered = state.pendingSaves.keys.filter { $0 <= id }
+      guard let first = covered.min(), let saved = state.pendingSaves[first] else { return .none }
+      for key in covered { state.pendingSaves.removeValue(forKey: key) }
+      let next = state.pendingSaves.keys.min()
+      if let error {
+        state.error = error
+        guard let next else {
+          // Nothing later is waiting: back to what is saved.
+          state.muted = saved
+          return .none
+        }
+        // A later change carries on from here, writing the whole set again; if it fails too,
+        // it goes back to what is saved.
+        state.pendingSaves[next] = saved
       }
-      state.error = error
-      return .none
+      return next == nil ? .none : save(state)
 
     case .requestAuthorizationTapped:
       return .run { [push] send in
@@ -105,5 +117,32 @@ public struct NotificationPreferencesFeature: Reducer {
       state.authorization = status
       return .none
     }
+  }
+
+  /// Writes the muted set as it is now, for every change up to the last one.
+  func save(_ state: State) -> Effect<Action> {
+    let id = state.lastSaveID
+    let muted = state.muted.map(\.rawValue).sorted().map(NotificationType.init(rawValue:))
+    return .run { [settings] send in
+      do {
+        try await settings.save(muted, forKey: Self.settingsKey)
+        await send(.saveFinished(id: id, error: nil))
+      } catch {
+        await send(.saveFinished(id: id, error: UserFacingError(error)))
+      }
+    }
+  }
+
+  /// Takes the saved muted types, unless the person has changed them since: then what is here is
+  /// newer, and is what is being saved.
+  func apply(loaded muted: Set<NotificationType>?, to state: inout State) {
+    guard let muted, state.lastSaveID == 0 else { return }
+    state.muted = muted.filter(State.canTurnOff)
+  }
+
+  /// The saved muted types, or `nil` if there are none or they cannot be read.
+  static func loadMuted(from settings: SettingsClient) async -> Set<NotificationType>? {
+    let muted = try? await settings.load([NotificationType].self, forKey: settingsKey)
+    return muted.map(Set.init)
   }
 }

@@ -41,11 +41,13 @@ extension NotificationsFeature {
     if tapped {
       return tap(notification.id, in: &state)
     }
-    guard isListed, state.isInForeground,
-      let options = bannerOptions(for: notification, in: state)
-    else {
+    guard isListed, state.isInForeground else { return .none }
+    if state.isLoadingPreferences {
+      // Whether its type is muted is not known yet: it is announced, or not, once it is.
+      state.heldBanners.append(notification)
       return .none
     }
+    guard let options = bannerOptions(for: notification, in: state) else { return .none }
     return .send(.delegate(.presentBanner(notification, options)))
   }
 

@@ -8,7 +8,8 @@ extension NotificationsFeature {
       var effects: [Effect<Action>] = [startUpdates(&state, attempt: 0), listenForResponses()]
       if !state.hasLoadedOnce {
         state.isLoading = true
-        effects.append(loadSavedFilter())
+        state.isLoadingPreferences = true
+        effects.append(loadSettings())
         effects.append(loadOutbox())
         effects.append(fetchPage(PageRequest(limit: Self.pageSize), replacing: true))
       }
@@ -95,11 +96,17 @@ extension NotificationsFeature {
 
     case .filterChanged(let filter):
       state.filter = filter
-      return saveFilter(state)
+      return saveFilter(&state)
 
     case .unreadOnlyChanged(let unreadOnly):
       state.unreadOnly = unreadOnly
-      return saveFilter(state)
+      return saveFilter(&state)
+
+    case .filterSaved:
+      guard let written = state.filterBeingSaved else { return .none }
+      state.filterBeingSaved = nil
+      // A choice made while the write was in flight is written now.
+      return written == Self.filterChoice(state) ? .none : saveFilter(&state)
 
     case .markAsRead(let id):
       return setRead(id, true, in: &state)
@@ -242,6 +249,18 @@ extension NotificationsFeature {
       state.isPreferencesPresented = isPresented
       return isPresented ? .send(.preferences(.onAppear)) : .none
 
+    case .preferences(.mutedLoaded):
+      state.isLoadingPreferences = false
+      let held = state.heldBanners
+      state.heldBanners = []
+      guard state.isInForeground else { return .none }
+      return .merge(
+        held.compactMap { notification in
+          bannerOptions(for: notification, in: state).map {
+            .send(.delegate(.presentBanner(notification, $0)))
+          }
+        })
+
     case .preferences:
       return .none
 
@@ -307,18 +326,32 @@ extension NotificationsFeature {
     return .milliseconds(Int((base * jitter * 1_000).rounded()))
   }
 
-  func loadSavedFilter() -> Effect<Action> {
+  /// Loads the saved filter, then the muted types, one after the other so that they arrive in
+  /// that order.
+  func loadSettings() -> Effect<Action> {
     .run { [settings] send in
-      await send(.savedFilterLoaded(try await settings.load(SavedFilter.self, forKey: SettingsKey.filter)))
-    } catch: { _, send in
-      await send(.savedFilterLoaded(nil))
+      let saved = try? await settings.load(SavedFilter.self, forKey: SettingsKey.filter)
+      await send(.savedFilterLoaded(saved))
+      let muted = await NotificationPreferencesFeature.loadMuted(from: settings)
+      await send(.preferences(.mutedLoaded(muted)))
     }
   }
 
-  func saveFilter(_ state: State) -> Effect<Action> {
-    let saved = SavedFilter(filter: state.filter, unreadOnly: state.unreadOnly)
-    return .run { [settings] _ in
-      try await settings.save(saved, forKey: SettingsKey.filter)
-    } catch: { _, _ in }
+  /// Writes the filter choice, unless a write is in flight: then `filterSaved` writes the latest
+  /// choice once it finishes. Writes never overlap, so whatever order they would finish in, the
+  /// last one is the last choice (cancelling an earlier write could not promise that: it may
+  /// already be inside `settings.save`).
+  func saveFilter(_ state: inout State) -> Effect<Action> {
+    guard state.filterBeingSaved == nil else { return .none }
+    let choice = Self.filterChoice(state)
+    state.filterBeingSaved = choice
+    return .run { [settings] send in
+      try? await settings.save(choice, forKey: SettingsKey.filter)
+      await send(.filterSaved)
+    }
+  }
+
+  static func filterChoice(_ state: State) -> SavedFilter {
+    SavedFilter(filter: state.filter, unreadOnly: state.unreadOnly)
   }
 }

@@ -30,6 +30,9 @@ public struct NotificationsFeature: Reducer {
     public var newestCursor: String?
     public var filter: NotificationFilter = .all
     public var unreadOnly = false
+    /// The filter choice being written to the settings, if a write is in flight: one at a time,
+    /// and a choice made meanwhile is written after it.
+    public var filterBeingSaved: SavedFilter?
     public var connection: ConnectionState = .offline
     /// The error to show, until dismissed.
     public var error: UserFacingError?
@@ -41,6 +44,12 @@ public struct NotificationsFeature: Reducer {
     public var isInForeground = true
     /// The preferences: muted types and the OS authorization.
     public var preferences = NotificationPreferencesFeature.State()
+    /// Whether the saved muted types are still loading after `onAppear`: foreground pushes wait
+    /// in `heldBanners` until they are known.
+    public var isLoadingPreferences = false
+    /// Foreground pushes received while the muted types were loading, announced (or not) once
+    /// they are known.
+    public var heldBanners: [NotificationData] = []
     /// Whether the preferences sheet is shown.
     public var isPreferencesPresented = false
 
@@ -162,6 +171,8 @@ public struct NotificationsFeature: Reducer {
 
     case filterChanged(NotificationFilter)
     case unreadOnlyChanged(Bool)
+    /// The write of `filterBeingSaved` finished (saved or not).
+    case filterSaved
 
     case markAsRead(String)
     case markAsUnread(String)

@@ -3,7 +3,8 @@ import Loom
 
 /// Push registration as a state machine: asks for authorization, registers, and uploads each
 /// new device token once, removing the token it replaces; failed uploads are retried with
-/// backoff.
+/// backoff. The token uploaded is saved in the settings, so a later launch whose token is the
+/// same does not upload it again.
 ///
 /// ```swift
 /// Scope(state: \.pushRegistration, action: .pushRegistration) { PushRegistrationFeature() }
@@ -20,7 +21,8 @@ public struct PushRegistrationFeature: Reducer {
 
     public var phase: Phase = .idle
     public var authorization: PushClient.AuthorizationStatus = .notDetermined
-    /// The token the backend knows.
+    /// The token the backend knows: the one this launch uploaded, or else the one a previous
+    /// launch saved.
     public var uploadedToken: String?
     /// A token being uploaded, and how many times it failed.
     public var uploading: Upload?
@@ -43,6 +45,8 @@ public struct PushRegistrationFeature: Reducer {
 
   public enum Action: Sendable, Equatable {
     case start
+    /// The token a previous launch uploaded and saved.
+    case savedTokenLoaded(String)
     case authorizationResolved(PushClient.AuthorizationStatus)
     case tokenReceived(String)
     case uploadFinished(String, error: UserFacingError?)
@@ -53,8 +57,11 @@ public struct PushRegistrationFeature: Reducer {
 
   /// Uploads are retried this many times before waiting for the next token.
   public static let maximumUploadAttempts = 5
+  /// The settings key of the token uploaded.
+  public static let settingsKey = "push.uploadedToken"
 
   @Dependency(\.pushClient) var push
+  @Dependency(\.settingsClient) var settings
   @Dependency(\.continuousClock) var clock
 
   public init() {}
@@ -63,13 +70,23 @@ public struct PushRegistrationFeature: Reducer {
     switch action {
     case .start:
       state.phase = .requestingAuthorization
-      return .run { [push] send in
+      return .run { [push, settings] send in
+        // Before any token arrives (tokens come only once authorization is resolved), so a token
+        // a previous launch uploaded is not uploaded again.
+        if let saved = try? await settings.load(String.self, forKey: Self.settingsKey) {
+          await send(.savedTokenLoaded(saved))
+        }
         var status = await push.authorizationStatus()
         if status == .notDetermined { status = try await push.requestAuthorization() }
         await send(.authorizationResolved(status))
       } catch: { _, send in
         await send(.authorizationResolved(.denied))
       }
+
+    case .savedTokenLoaded(let token):
+      // A token this launch uploaded already is newer than the one saved.
+      if state.uploadedToken == nil { state.uploadedToken = token }
+      return .none
 
     case .authorizationResolved(let status):
       state.authorization = status
@@ -116,10 +133,12 @@ public struct PushRegistrationFeature: Reducer {
   }
 
   func upload(_ token: String, replacing previous: String?) -> Effect<Action> {
-    .run { [push] send in
+    .run { [push, settings] send in
       do {
         try await push.uploadToken(token)
         if let previous, previous != token { try? await push.removeToken(previous) }
+        // If saving fails, the next launch only uploads the token again.
+        try? await settings.save(token, forKey: Self.settingsKey)
         await send(.uploadFinished(token, error: nil))
       } catch {
         await send(.uploadFinished(token, error: UserFacingError(error)))
