@@ -8,16 +8,19 @@ struct SlowToStop: Reducer {
   struct State: Equatable {}
   enum Action: Sendable, Equatable { case start, stop }
   enum CancelID { case work }
+  /// How long closing up after the cancellation takes, in seconds of real time.
+  var closingTime: Double = 0.3
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     if action == .stop { return .cancel(id: CancelID.work) }
-    return .run { _ in
+    return .run { [closingTime] _ in
       do {
         try await Task.sleep(for: .seconds(3_600))
       } catch {
-        // Closing up after the cancellation takes 300 ms of real time.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-          DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { continuation.resume() }
+          DispatchQueue.global().asyncAfter(deadline: .now() + closingTime) {
+            continuation.resume()
+          }
         }
       }
     }
@@ -36,10 +39,11 @@ struct CancelledEffectTests {
   }
 
   @Test func aCancelledEffectThatIsStillStoppingDoesNotFailTheEndOfTheTest() async {
-    let store = TestStore(initialState: SlowToStop.State()) { SlowToStop() }
+    // Closing up takes a minute, so the test certainly ends before it: with 300 ms, a loaded
+    // machine (CI, the sanitizer) sometimes finished it within the send of `.stop`.
+    let store = TestStore(initialState: SlowToStop.State()) { SlowToStop(closingTime: 60) }
     let task = await store.send(.start)
     await store.send(.stop)
-    // Ends while the cancelled effect is still closing up (it takes 300 ms).
     #expect(!task.isFinished)
   }
 
