@@ -36,7 +36,8 @@ public struct SettingsClient: Sendable {
     try await saveData(try JSONEncoder().encode(value), key)
   }
 
-  /// Settings kept in memory, for previews and tests.
+  /// Settings kept in memory, for previews and tests: nothing survives the process. The live
+  /// default, ``live``, persists.
   public static func inMemory(_ initial: [String: Data] = [:]) -> Self {
     let storage = LockedState(initial)
     return Self(
@@ -52,7 +53,7 @@ public struct SettingsClient: Sendable {
 }
 
 private enum SettingsClientKey: DependencyKey {
-  static var liveValue: SettingsClient { .inMemory() }
+  static var liveValue: SettingsClient { .live }
   static let testValue = SettingsClient.unimplemented
 }
 

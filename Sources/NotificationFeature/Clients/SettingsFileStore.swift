@@ -1,0 +1,154 @@
+import Foundation
+import Loom
+
+/// Why the settings file could not be used. The file is never overwritten after one of these:
+/// what it holds stays for a person (or a repair tool) to recover.
+///
+/// ```swift
+/// SettingsFileError.corrupt(path: "/home/ada/.local/share/app/settings.json").description
+/// // "The settings file /home/ada/.local/share/app/settings.json is corrupt; it was left as it is."
+/// ```
+public enum SettingsFileError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The file exists but is not the JSON object of settings this store writes.
+  case corrupt(path: String)
+  /// The file or its directory could not be read or written; `reason` is the system's.
+  case inaccessible(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .corrupt(let path):
+      "The settings file \(path) is corrupt; it was left as it is."
+    case .inaccessible(let path, let reason):
+      "The settings file \(path) could not be used: \(reason)."
+    }
+  }
+}
+
+/// Settings kept in one JSON file, `settings.json`, in a directory: the live settings off Apple
+/// platforms. Each save reads the file, changes one key and writes the whole file atomically (a
+/// new file renamed over the old), so a crash leaves the old file or the new one, never half.
+///
+/// ```swift
+/// let settings = SettingsClient.file(directory: SettingsFileStore.defaultDirectory(appName: "app"))
+/// ```
+///
+/// Saves in one process are serialised, so concurrent saves of different keys all survive.
+/// Processes sharing the file are not coordinated: the last write of the whole file wins.
+public enum SettingsFileStore {
+  /// One lock for every settings file in the process: saves are rare and small, and clients
+  /// made separately over the same directory must not lose each other's keys.
+  private static let lock = LockedState(())
+
+  /// The directory for an app's data: `$XDG_DATA_HOME/<appName>` when that is set to an absolute
+  /// path, else `$HOME/.local/share/<appName>`, else the same under the temporary directory.
+  public static func defaultDirectory(
+    appName: String,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    let base: URL
+    if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+      base = URL(fileURLWithPath: dataHome, isDirectory: true)
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+      base = URL(fileURLWithPath: home, isDirectory: true)
+        .appendingPathComponent(".local/share", isDirectory: true)
+    } else {
+      base = FileManager.default.temporaryDirectory
+    }
+    return base.appendingPathComponent(appName, isDirectory: true)
+  }
+
+  /// Throws a ``SettingsFileError``.
+  static func load(_ key: String, from file: URL) throws -> Data? {
+    try lock.withLock { (_: inout Void) throws -> Data? in
+      try read(file)[key]
+    }
+  }
+
+  /// Throws a ``SettingsFileError``.
+  static func save(_ data: Data, forKey key: String, to file: URL) throws {
+    try lock.withLock { (_: inout Void) throws in
+      var settings = try read(file)
+      settings[key] = data
+      try write(settings, to: file)
+    }
+  }
+
+  /// The settings in `file`: empty when there is no file yet.
+  private static func read(_ file: URL) throws(SettingsFileError) -> [String: Data] {
+    guard FileManager.default.fileExists(atPath: file.path) else { return [:] }
+    let contents: Data
+    do {
+      contents = try Data(contentsOf: file)
+    } catch {
+      throw .inaccessible(path: file.path, reason: error.localizedDescription)
+    }
+    do {
+      return try JSONDecoder().decode([String: Data].self, from: contents)
+    } catch {
+      throw .corrupt(path: file.path)
+    }
+  }
+
+  private static func write(_ settings: [String: Data], to file: URL) throws(SettingsFileError) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try encoder.encode(settings).write(to: file, options: .atomic)
+    } catch {
+      throw .inaccessible(path: file.path, reason: error.localizedDescription)
+    }
+  }
+}
+
+extension SettingsClient {
+  /// Settings kept in `settings.json` inside `directory`, created on the first save. Loading or
+  /// saving over a corrupt file throws ``SettingsFileError/corrupt(path:)`` and leaves the file
+  /// as it is. See ``SettingsFileStore``.
+  ///
+  /// ```swift
+  /// $0.settingsClient = .file(directory: URL(fileURLWithPath: "/tmp/app"))
+  /// ```
+  public static func file(directory: URL) -> Self {
+    let file = directory.appendingPathComponent("settings.json")
+    return Self(
+      loadData: { key in try SettingsFileStore.load(key, from: file) },
+      saveData: { data, key in try SettingsFileStore.save(data, forKey: key, to: file) }
+    )
+  }
+
+  #if canImport(Darwin)
+    /// Settings kept in `UserDefaults`: the live settings on Apple platforms.
+    ///
+    /// ```swift
+    /// $0.settingsClient = .userDefaults()
+    /// ```
+    ///
+    /// - Parameter suiteName: The defaults suite, or `nil` for the app's standard defaults.
+    public static func userDefaults(suiteName: String? = nil) -> Self {
+      Self(
+        loadData: { key in defaults(suiteName).data(forKey: key) },
+        saveData: { data, key in defaults(suiteName).set(data, forKey: key) }
+      )
+    }
+
+    private static func defaults(_ suiteName: String?) -> UserDefaults {
+      suiteName.flatMap { UserDefaults(suiteName: $0) } ?? .standard
+    }
+  #endif
+
+  /// The settings a running app keeps across launches: `UserDefaults` on Apple platforms, a
+  /// file in the user's data directory elsewhere (see
+  /// ``SettingsFileStore/defaultDirectory(appName:environment:)``), named after the bundle
+  /// identifier or, without one, the process.
+  public static var live: Self {
+    #if canImport(Darwin)
+      .userDefaults()
+    #else
+      .file(
+        directory: SettingsFileStore.defaultDirectory(
+          appName: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName))
+    #endif
+  }
+}
