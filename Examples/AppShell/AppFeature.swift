@@ -2,8 +2,12 @@ import Foundation
 import Loom
 import NotificationFeature
 
-/// The app shell that hosts the notification center: tabs, a badge from the unread count, and
-/// routing of the feature's delegate actions to a tab and a selected contact, alert or ping.
+/// The app shell that hosts the notification center: tabs, a badge from the unread count,
+/// routing of the feature's delegate actions to a tab and a selected contact, alert or ping, and
+/// what the feature asks to show: a queue of banners (the first is shown until
+/// ``Action/bannerDismissed``) and the current error (the newest the feature reported, a push it
+/// could not read included, until the feature's `dismissError`). Shells render this state and
+/// only send actions.
 ///
 /// ```swift
 /// let store = Store(initialState: AppFeature.State()) { AppFeature() }
@@ -28,10 +32,17 @@ public struct AppFeature: Reducer {
     public var bufferedTaps: [Data] = []
     /// Push permission and device-token registration.
     public var pushRegistration = PushRegistrationFeature.State()
+    /// Banners the feature announced, oldest first; the first is the one shown.
+    public var banners: [Banner] = []
+    /// The error shown: the newest one the feature reported, until it is dismissed.
+    public var error: ShellError?
 
     public init(notifications: NotificationsFeature.State = .init()) {
       self.notifications = notifications
     }
+
+    /// The banner shown: the oldest one not dismissed yet.
+    public var currentBanner: Banner? { banners.first }
 
     /// The badge text: "" for 0, "1"…"99", "99+".
     public var badgeText: String {
@@ -43,9 +54,36 @@ public struct AppFeature: Reducer {
     }
   }
 
+  /// A notification announced in the foreground, and how to announce it.
+  public struct Banner: Equatable, Sendable {
+    public var notification: NotificationData
+    public var options: NotificationsFeature.BannerOptions
+
+    public init(notification: NotificationData, options: NotificationsFeature.BannerOptions) {
+      self.notification = notification
+      self.options = options
+    }
+  }
+
+  /// An error the shell shows: one the feature reported, or a push it could not read.
+  public enum ShellError: Equatable, Sendable {
+    case feature(UserFacingError)
+    case invalidPush(PushParseError)
+
+    /// The sentence to show.
+    public var message: String {
+      switch self {
+      case .feature(let error): error.message
+      case .invalidPush(let error): error.description
+      }
+    }
+  }
+
   public enum Action: Sendable, Equatable {
     case launched
     case tabSelected(Tab)
+    /// The person dismissed the banner shown; the next one in the queue shows.
+    case bannerDismissed
     case pushTapped(Data)
     case notifications(NotificationsFeature.Action)
     case pushRegistration(PushRegistrationFeature.Action)
@@ -74,6 +112,10 @@ public struct AppFeature: Reducer {
         state.selectedTab = tab
         return .none
 
+      case .bannerDismissed:
+        if !state.banners.isEmpty { state.banners.removeFirst() }
+        return .none
+
       case .pushTapped(let payload):
         guard state.isReady else {
           state.bufferedTaps.append(payload)
@@ -83,6 +125,10 @@ public struct AppFeature: Reducer {
 
       case .notifications(.delegate(let delegate)):
         route(delegate, in: &state)
+        return .none
+
+      case .notifications(.dismissError):
+        state.error = nil
         return .none
 
       case .notifications, .pushRegistration:
@@ -105,8 +151,12 @@ public struct AppFeature: Reducer {
       state.selectedPingID = pingID
     case .unreadCountChanged(let count):
       state.unreadCount = count
-    case .presentBanner, .errorOccurred, .pushParseFailed:
-      break
+    case .presentBanner(let notification, let options):
+      state.banners.append(Banner(notification: notification, options: options))
+    case .errorOccurred(let error):
+      state.error = .feature(error)
+    case .pushParseFailed(let error):
+      state.error = .invalidPush(error)
     }
   }
 }
