@@ -41,9 +41,13 @@ func runDemo(renderer: Renderer) async throws(CLIError) {
   try await session.load()
   print(renderer.table(session.feature.filteredNotifications))
 
-  step("A push arrives")
+  step("A push arrives in the foreground: the shell shows a banner")
+  await session.send(.foregroundChanged(true))
   let push = #"{"aps":{"alert":{"title":"Ping from Grace","body":"Are you there?"},"interruption-level":"time-sensitive"},"id":"push-1","type":"ping","pingId":"p9","contactId":"c1"}"#
   await session.send(.pushReceived(Data(push.utf8)))
+  print("→ banner: \(session.store.state.currentBanner.map(renderer.banner) ?? "none")")
+  await session.store.send(.bannerDismissed).finish()
+  await session.send(.foregroundChanged(false))
 
   step("Tap it: the shell navigates")
   await session.send(.notificationTapped("push-1"))
@@ -60,7 +64,7 @@ func runDemo(renderer: Renderer) async throws(CLIError) {
   step("A failing backend rolls an optimistic change back")
   faults.withLock { $0 = [.server(status: 400)] }
   await session.send(.markAsUnread(first.id))
-  print("→ error shown: \(session.feature.error?.message ?? "none"); \(first.id) is read again: \(session.feature.notifications[id: first.id]?.isRead == true)")
+  print("→ error shown: \(session.store.state.error?.message ?? "none"); \(first.id) is read again: \(session.feature.notifications[id: first.id]?.isRead == true)")
   await session.send(.dismissError)
 
   step("A network error: the change waits in the outbox and is retried")

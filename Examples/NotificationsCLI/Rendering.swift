@@ -4,6 +4,7 @@ import Foundation
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import AppShell
 import NotificationFeature
 
 /// Turns state into terminal output.
@@ -53,6 +54,11 @@ struct Renderer {
       let local = notification.isLocal ? "  (local)" : ""
       return "\(dot) \(priority) \(glyph) \(time) \(notification.id)  \(notification.title)\(local)"
     }.joined(separator: "\n")
+  }
+
+  /// The banner the shell shows, on one line.
+  func banner(_ banner: AppFeature.Banner) -> String {
+    "\(banner.notification.title) — \(banner.notification.message)"
   }
 
   func detail(_ notification: NotificationData) -> String {

@@ -296,6 +296,7 @@ struct CLITests {
     defer { cli.remove() }
     let result = try cli("demo", useInbox: false)
     #expect(result.status == 0)
+    #expect(result.output.contains("→ banner: Ping from Grace — Are you there?"))
     #expect(result.output.contains("→ contacts tab, contact c1, ping p9"))
     #expect(result.output.contains("→ error shown: The server had a problem (400)."))
     #expect(result.output.contains("received action:"))
