@@ -54,6 +54,8 @@ public struct SettingsClient: Sendable {
 
 private enum SettingsClientKey: DependencyKey {
   static var liveValue: SettingsClient { .live }
+  /// Previews and demos keep nothing, so they never change the app's saved settings.
+  static var previewValue: SettingsClient { .inMemory() }
   static let testValue = SettingsClient.unimplemented
 }
 

@@ -5,9 +5,10 @@ import Loom
 /// what it holds stays for a person (or a repair tool) to recover.
 ///
 /// ```swift
-/// SettingsFileError.corrupt(path: "/home/ada/.local/share/app/settings.json").description
-/// // "The settings file /home/ada/.local/share/app/settings.json is corrupt; it was left as it is."
+/// let message = SettingsFileError.corrupt(path: "/data/app/settings.json").description
 /// ```
+///
+/// The message is "The settings file /data/app/settings.json is corrupt; it was left as it is."
 public enum SettingsFileError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file exists but is not the JSON object of settings this store writes.
   case corrupt(path: String)
@@ -108,7 +109,7 @@ extension SettingsClient {
   /// as it is. See ``SettingsFileStore``.
   ///
   /// ```swift
-  /// $0.settingsClient = .file(directory: URL(fileURLWithPath: "/tmp/app"))
+  /// $0.settingsClient = .file(directory: directory)
   /// ```
   public static func file(directory: URL) -> Self {
     let file = directory.appendingPathComponent("settings.json")
@@ -119,11 +120,8 @@ extension SettingsClient {
   }
 
   #if canImport(Darwin)
-    /// Settings kept in `UserDefaults`: the live settings on Apple platforms.
-    ///
-    /// ```swift
-    /// $0.settingsClient = .userDefaults()
-    /// ```
+    /// Settings kept in `UserDefaults`, each value as `Data` under its key: the live settings on
+    /// Apple platforms.
     ///
     /// - Parameter suiteName: The defaults suite, or `nil` for the app's standard defaults.
     public static func userDefaults(suiteName: String? = nil) -> Self {

@@ -49,6 +49,7 @@ struct FeatureDocPushShellTests {
         uploadToken: { token in uploaded.withLock { $0.append(token) } },
         removeToken: { _ in })
       $0.continuousClock = ImmediateClock()
+      $0.settingsClient = .inMemory()
     }
     // snippet: show
     store.send(.pushRegistration(.start))
