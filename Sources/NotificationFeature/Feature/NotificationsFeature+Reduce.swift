@@ -21,7 +21,9 @@ extension NotificationsFeature {
 
     case .refreshRequested:
       state.isLoading = true
+      // A page loaded for the feed before the refresh would be stale: it is never applied.
       return .merge(
+        .cancel(id: CancelID.loadMore),
         fetchPage(PageRequest(limit: Self.pageSize), replacing: true),
         state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
@@ -30,8 +32,8 @@ extension NotificationsFeature {
       state.isLoading = true
       let request = PageRequest(
         limit: Self.pageSize, cursor: state.nextCursor,
-        offset: state.nextCursor == nil ? state.notifications.count : nil)
-      return fetchPage(request, replacing: false)
+        offset: state.nextCursor == nil ? Self.listedByBackend(state) : nil)
+      return fetchPage(request, replacing: false).cancellable(id: CancelID.loadMore)
 
     case .pageLoaded(let page, let replacing):
       state.isLoading = false
@@ -349,6 +351,17 @@ extension NotificationsFeature {
       try? await settings.save(choice, forKey: SettingsKey.filter)
       await send(.filterSaved)
     }
+  }
+
+  /// How many listed notifications the backend listed: the offset of the next page. Pushes it
+  /// has not listed yet and local notices are not in its feed.
+  static func listedByBackend(_ state: State) -> Int {
+    var count = 0
+    for notification in state.notifications
+    where !notification.isLocal && !state.unlistedPushIDs.contains(notification.id) {
+      count += 1
+    }
+    return count
   }
 
   static func filterChoice(_ state: State) -> SavedFilter {

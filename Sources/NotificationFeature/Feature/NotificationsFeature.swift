@@ -211,7 +211,7 @@ public struct NotificationsFeature: Reducer {
   }
 
   enum CancelID: Hashable, Sendable {
-    case updates, responses, reconnect, outbox
+    case updates, responses, reconnect, outbox, loadMore
   }
 
   /// How many notifications a page holds.
