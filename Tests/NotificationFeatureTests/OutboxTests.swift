@@ -9,6 +9,7 @@ import Testing
 @MainActor
 struct OutboxTests {
   let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
+  typealias SavedOutbox = NotificationsFeature.SavedOutbox
 
   @Test func aRetryableFailureKeepsTheChangeAndQueuesItInTheOutbox() async {
     let attempts = LockedState(0)
@@ -27,12 +28,18 @@ struct OutboxTests {
       $0.pendingChanges = [:]
       $0.outbox = [.markAsRead("n1")]
       $0.outboxRollbacks[.markAsRead("n1")] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")],
+        rollbacks: [.markAsRead("n1"): .setRead(id: "n1", isRead: true, previous: false)])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.receive(.retryOutbox(attempt: 0))
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
       $0.outbox = []
       $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     #expect(attempts.withLock { $0 } == 2)
   }
 
@@ -54,14 +61,26 @@ struct OutboxTests {
       $0.pendingChanges = [:]
       $0.outbox = [.markAsRead("n1")]
       $0.outboxRollbacks = [.markAsRead("n1"): change]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 503), attempt: 0))
+    await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 503), attempt: 0)) {
+      $0.outboxFailures = [.markAsRead("n1"): 1]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change],
+        failures: [.markAsRead("n1"): 1])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.receive(.retryOutbox(attempt: 1))
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
       $0.outbox = []
       $0.outboxRollbacks = [:]
+      $0.outboxFailures = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.finish()
   }
 
@@ -85,16 +104,21 @@ struct OutboxTests {
       $0.pendingChanges = [:]
       $0.outbox = [.markAsRead("n1")]
       $0.outboxRollbacks = [.markAsRead("n1"): change]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.receive(.retryOutbox(attempt: 0))
     await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)) {
       $0.notifications[id: "n1"]?.isRead = false
       $0.outbox = []
       $0.outboxRollbacks = [:]
       $0.error = .server(status: 400)
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.finish()
   }
 
@@ -123,7 +147,10 @@ struct OutboxTests {
       $0.pendingChanges = [:]
       $0.outbox = [.markAsRead("n1")]
       $0.outboxRollbacks = [.markAsRead("n1"): read]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     // Reads would now reach the backend, so a retry of the queued one would show in `calls`.
     failReads.withLock { $0 = false }
     await store.send(.markAsUnread("n1")) {
@@ -137,7 +164,9 @@ struct OutboxTests {
       $0.pendingChanges = [:]
       $0.superseded = [:]
       $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     // The retry scheduled for the replaced entry finds the outbox empty and sends nothing.
     await clock.advance(by: .seconds(1))
     await store.receive(.retryOutbox(attempt: 0))
@@ -166,7 +195,10 @@ struct OutboxTests {
       $0.pendingChanges = [:]
       $0.outbox = [.markAsRead("n1")]
       $0.outboxRollbacks = [.markAsRead("n1"): read]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     var readN1 = Fixtures.feed[0]
     readN1.isRead = true
     await store.send(.delete("n1")) {
@@ -183,14 +215,19 @@ struct OutboxTests {
       $0.notifications.insert(readN1, at: 0)
       $0.outbox = [.markAsRead("n1")]
       $0.error = .server(status: 400)
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await clock.advance(by: .seconds(1))
     await store.receive(.retryOutbox(attempt: 0))
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
       $0.outbox = []
       $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.finish()
     #expect(reads.withLock { $0 } == 2)
   }
@@ -201,13 +238,22 @@ struct OutboxTests {
       $0.notificationClient.markAsRead = { id in calls.withLock { $0.append("read \(id)") } }
       $0.notificationClient.delete = { id in calls.withLock { $0.append("delete \(id)") } }
     }
-    await store.send(.outboxRestored([.markAsRead("n1"), .delete("n2")])) {
+    let saved = NotificationsFeature.SavedOutbox(entries: [.markAsRead("n1"), .delete("n2")])
+    await store.send(.outboxRestored(saved)) {
       $0.outbox = [.markAsRead("n1"), .delete("n2")]
     }
     await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) { $0.outbox = [.delete("n2")] }
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = [.delete("n2")]
+      $0.outboxBeingSaved = SavedOutbox(entries: [.delete("n2")])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntrySent(.delete("n2"))) { $0.outbox = [] }
+    await store.receive(.outboxEntrySent(.delete("n2"))) {
+      $0.outbox = []
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.finish()
     #expect(calls.withLock { $0 } == ["read n1", "delete n2"])
   }

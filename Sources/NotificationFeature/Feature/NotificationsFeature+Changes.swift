@@ -151,17 +151,41 @@ extension NotificationsFeature {
     .cancellable(id: CancelID.outbox, cancelInFlight: true)
   }
 
-  func saveOutbox(_ state: State) -> Effect<Action> {
-    let outbox = state.outbox
-    return .run { [settings] _ in
-      try await settings.save(outbox, forKey: SettingsKey.outbox)
-    } catch: { _, _ in }
+  /// Forgets what is kept about a queued entry: how to undo it and how often it failed.
+  func forget(_ entry: OutboxEntry, in state: inout State) {
+    state.outboxRollbacks.removeValue(forKey: entry)
+    state.outboxFailures.removeValue(forKey: entry)
   }
 
+  /// Writes the outbox with its rollbacks and failure counts, unless a write is in flight: then
+  /// `outboxSaved` writes the latest outbox once it finishes, so the last write is the latest.
+  func saveOutbox(_ state: inout State) -> Effect<Action> {
+    guard state.outboxBeingSaved == nil else { return .none }
+    let saved = Self.savedOutbox(state)
+    state.outboxBeingSaved = saved
+    return .run { [settings] send in
+      try? await settings.save(saved, forKey: SettingsKey.outbox)
+      await send(.outboxSaved)
+    }
+  }
+
+  static func savedOutbox(_ state: State) -> SavedOutbox {
+    let queued = Set(state.outbox)
+    return SavedOutbox(
+      entries: state.outbox,
+      rollbacks: state.outboxRollbacks.filter { queued.contains($0.key) },
+      failures: state.outboxFailures.filter { queued.contains($0.key) })
+  }
+
+  /// Loads the outbox a previous launch saved (or, from an older version, its entries alone).
   func loadOutbox() -> Effect<Action> {
     .run { [settings] send in
-      let saved = try await settings.load([OutboxEntry].self, forKey: SettingsKey.outbox) ?? []
-      if !saved.isEmpty { await send(.outboxRestored(saved)) }
+      guard let data = try await settings.loadData(SettingsKey.outbox) else { return }
+      let decoder = JSONDecoder()
+      let saved =
+        (try? decoder.decode(SavedOutbox.self, from: data))
+        ?? (try? decoder.decode([OutboxEntry].self, from: data)).map { SavedOutbox(entries: $0) }
+      if let saved, !saved.entries.isEmpty { await send(.outboxRestored(saved)) }
     } catch: { _, _ in }
   }
 
@@ -186,6 +210,12 @@ extension UserFacingError {
       self = .operationFailed(message: "Something went wrong: \(error)")
     }
   }
+}
+
+extension UserFacingError {
+  /// A queued change that kept failing and was given up: it has been undone.
+  public static let outboxGaveUp = UserFacingError.operationFailed(
+    message: "A change could not be sent after several tries and was undone.")
 }
 
 extension NotificationsFeature.OutboxEntry {

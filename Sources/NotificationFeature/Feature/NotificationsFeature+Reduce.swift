@@ -21,7 +21,9 @@ extension NotificationsFeature {
 
     case .refreshRequested:
       state.isLoading = true
+      // A page loaded for the feed before the refresh would be stale: it is never applied.
       return .merge(
+        .cancel(id: CancelID.loadMore),
         fetchPage(PageRequest(limit: Self.pageSize), replacing: true),
         state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
@@ -30,8 +32,8 @@ extension NotificationsFeature {
       state.isLoading = true
       let request = PageRequest(
         limit: Self.pageSize, cursor: state.nextCursor,
-        offset: state.nextCursor == nil ? state.notifications.count : nil)
-      return fetchPage(request, replacing: false)
+        offset: state.nextCursor == nil ? Self.listedByBackend(state) : nil)
+      return fetchPage(request, replacing: false).cancellable(id: CancelID.loadMore)
 
     case .pageLoaded(let page, let replacing):
       state.isLoading = false
@@ -146,14 +148,14 @@ extension NotificationsFeature {
     case .changeSucceeded(let changeID):
       state.pendingChanges.removeValue(forKey: changeID)
       guard let replaced = state.superseded.removeValue(forKey: changeID) else { return .none }
-      for entry in replaced { state.outboxRollbacks.removeValue(forKey: entry) }
-      return saveOutbox(state)
+      for entry in replaced { forget(entry, in: &state) }
+      return saveOutbox(&state)
 
     case .changeFailed(let changeID, let error):
       guard let change = state.pendingChanges.removeValue(forKey: changeID) else { return .none }
       let replaced = state.superseded.removeValue(forKey: changeID) ?? []
       if error.isRetryable {
-        for entry in replaced { state.outboxRollbacks.removeValue(forKey: entry) }
+        for entry in replaced { forget(entry, in: &state) }
         let entry = change.outboxEntry
         let before = state.outbox
         state.outbox.enqueue(entry)
@@ -161,20 +163,37 @@ extension NotificationsFeature {
           state.outboxRollbacks[entry] = change
         }
         for cancelled in before where !state.outbox.contains(cancelled) {
-          state.outboxRollbacks.removeValue(forKey: cancelled)
+          forget(cancelled, in: &state)
         }
-        return .merge(saveOutbox(state), scheduleOutboxRetry(attempt: 0))
+        return .concatenate(saveOutbox(&state), scheduleOutboxRetry(attempt: 0))
       }
       rollBack(change, in: &state)
       // What the failed change had replaced is still owed to the backend.
       for entry in replaced { state.outbox.enqueue(entry) }
       return .merge(
         show(error, in: &state),
-        replaced.isEmpty ? .none : .merge(saveOutbox(state), scheduleOutboxRetry(attempt: 0)))
+        replaced.isEmpty
+          ? .none : .concatenate(saveOutbox(&state), scheduleOutboxRetry(attempt: 0)))
 
-    case .outboxRestored(let entries):
-      for entry in entries { state.outbox.enqueue(entry) }
-      return .send(.retryOutbox(attempt: 0))
+    case .outboxRestored(let saved):
+      for entry in saved.entries { state.outbox.enqueue(entry) }
+      // What a previous launch kept about each entry still in the outbox comes with it.
+      for entry in state.outbox {
+        if state.outboxRollbacks[entry] == nil, let change = saved.rollbacks[entry] {
+          state.outboxRollbacks[entry] = change
+        }
+        if state.outboxFailures[entry] == nil, let failures = saved.failures[entry] {
+          state.outboxFailures[entry] = failures
+        }
+      }
+      let save = Self.savedOutbox(state) == saved ? Effect<Action>.none : saveOutbox(&state)
+      return .concatenate(save, .send(.retryOutbox(attempt: 0)))
+
+    case .outboxSaved:
+      guard let written = state.outboxBeingSaved else { return .none }
+      state.outboxBeingSaved = nil
+      // A change made while the write was in flight is written now.
+      return written == Self.savedOutbox(state) ? .none : saveOutbox(&state)
 
     case .retryOutbox(let attempt):
       guard let entry = state.outbox.first else { return .none }
@@ -190,21 +209,31 @@ extension NotificationsFeature {
 
     case .outboxEntrySent(let entry):
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
-      state.outboxRollbacks.removeValue(forKey: entry)
-      return .merge(
-        saveOutbox(state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+      forget(entry, in: &state)
+      return .concatenate(
+        saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
     case .outboxEntryFailed(let entry, let error, let attempt):
-      if error.isRetryable { return scheduleOutboxRetry(attempt: attempt + 1) }
-      // A permanent failure of a queued change: it can never succeed, so it is dropped and
-      // the optimistic change it carried is undone.
-      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
-      if let change = state.outboxRollbacks.removeValue(forKey: entry) {
-        rollBack(change, in: &state)
+      var shown = error
+      if error.isRetryable {
+        // Entries no longer queued (replaced meanwhile) count nothing: the next one is retried.
+        guard state.outbox.contains(entry) else { return scheduleOutboxRetry(attempt: attempt + 1) }
+        let failures = state.outboxFailures[entry, default: 0] + 1
+        if failures < Self.maximumOutboxAttempts {
+          state.outboxFailures[entry] = failures
+          return .concatenate(saveOutbox(&state), scheduleOutboxRetry(attempt: attempt + 1))
+        }
+        shown = .outboxGaveUp
       }
+      // A permanent failure of a queued change, or one retried too many times: it is dropped
+      // and the optimistic change it carried is undone.
+      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
+      if let change = state.outboxRollbacks[entry] { rollBack(change, in: &state) }
+      forget(entry, in: &state)
       return .merge(
-        saveOutbox(state), show(error, in: &state),
-        state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+        show(shown, in: &state),
+        .concatenate(
+          saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))))
 
     case .recordLocalNotice(let title, let message):
       // A local notice confirms something the person just did: it is silent, already read (it
@@ -349,6 +378,17 @@ extension NotificationsFeature {
       try? await settings.save(choice, forKey: SettingsKey.filter)
       await send(.filterSaved)
     }
+  }
+
+  /// How many listed notifications the backend listed: the offset of the next page. Pushes it
+  /// has not listed yet and local notices are not in its feed.
+  static func listedByBackend(_ state: State) -> Int {
+    var count = 0
+    for notification in state.notifications
+    where !notification.isLocal && !state.unlistedPushIDs.contains(notification.id) {
+      count += 1
+    }
+    return count
   }
 
   static func filterChoice(_ state: State) -> SavedFilter {

@@ -65,7 +65,7 @@ extension NotificationsFeature {
 
   /// A change applied to the list before the backend confirmed it, with what is needed to
   /// undo exactly that change.
-  public enum PendingChange: Sendable, Hashable {
+  public enum PendingChange: Sendable, Hashable, Codable {
     case setRead(id: String, isRead: Bool, previous: Bool)
     case markAll(ids: [String])
     case delete(NotificationData, index: Int)
@@ -98,6 +98,24 @@ extension NotificationsFeature {
     case markAllAsRead([String])
     case delete(String)
     case deleteAll
+  }
+
+  /// The outbox as the settings keep it: the queued changes, how to undo each, and how many
+  /// times each has failed again, so that a change that fails for good after a relaunch is
+  /// rolled back exactly and retries stay bounded across launches.
+  public struct SavedOutbox: Sendable, Hashable, Codable {
+    public var entries: [OutboxEntry]
+    public var rollbacks: [OutboxEntry: PendingChange]
+    public var failures: [OutboxEntry: Int]
+
+    public init(
+      entries: [OutboxEntry], rollbacks: [OutboxEntry: PendingChange] = [:],
+      failures: [OutboxEntry: Int] = [:]
+    ) {
+      self.entries = entries
+      self.rollbacks = rollbacks
+      self.failures = failures
+    }
   }
 
   /// The settings keys the feature uses.

@@ -64,6 +64,12 @@ public struct NotificationsFeature: Reducer {
     public var outbox: [OutboxEntry] = []
     /// How to undo each queued change if it fails for good when retried.
     public var outboxRollbacks: [OutboxEntry: PendingChange] = [:]
+    /// How many times each queued change has failed again when retried. At
+    /// ``NotificationsFeature/maximumOutboxAttempts`` it is given up and rolled back.
+    public var outboxFailures: [OutboxEntry: Int] = [:]
+    /// The outbox being written to the settings, if a write is in flight: one at a time, and a
+    /// change made meanwhile is written after it.
+    public var outboxBeingSaved: SavedOutbox?
     /// Queued changes a newer change to the same notifications replaced, by the newer change's
     /// id: restored if the newer change fails for good.
     public var superseded: [UUID: [OutboxEntry]] = [:]
@@ -181,7 +187,9 @@ public struct NotificationsFeature: Reducer {
     case clearAll
     case changeSucceeded(UUID)
     case changeFailed(UUID, UserFacingError)
-    case outboxRestored([OutboxEntry])
+    case outboxRestored(SavedOutbox)
+    /// The write of `outboxBeingSaved` finished (saved or not).
+    case outboxSaved
     case retryOutbox(attempt: Int)
     case outboxEntrySent(OutboxEntry)
     case outboxEntryFailed(OutboxEntry, UserFacingError, attempt: Int)
@@ -211,13 +219,16 @@ public struct NotificationsFeature: Reducer {
   }
 
   enum CancelID: Hashable, Sendable {
-    case updates, responses, reconnect, outbox
+    case updates, responses, reconnect, outbox, loadMore
   }
 
   /// How many notifications a page holds.
   public static let pageSize = 50
   /// How many times the live stream is retried before the feature gives up and goes offline.
   public static let maximumReconnectAttempts = 5
+  /// How many times a queued change is sent again, across launches, before it is given up:
+  /// rolled back, with an error the person sees.
+  public static let maximumOutboxAttempts = 8
 
   @Dependency(\.notificationClient) var client
   @Dependency(\.settingsClient) var settings
