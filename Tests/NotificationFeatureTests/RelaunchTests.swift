@@ -19,7 +19,10 @@ struct RelaunchTests {
     makeStore([]) {
       $0.settingsClient = settings
       $0.notificationClient.fetchPage = { _ in try await page.value }
-      $0.notificationClient.updates = { _ in TestStream<NotificationEvent>().throwingStream }
+      // The live stream never opens: its `updatesConnected` would race the settings loads
+      // these tests are about (both come from effects of `onAppear`).
+      let opening = TestContinuation<AsyncThrowingStream<NotificationEvent, any Error>>()
+      $0.notificationClient.updates = { _ in try await opening.value }
       $0.pushClient.responses = { TestStream<PushClient.Response>().stream }
     }
   }
@@ -45,7 +48,6 @@ struct RelaunchTests {
       $0.connection = .connecting
       $0.isLoadingPreferences = true
     }
-    await relaunched.receive(.updatesConnected) { $0.connection = .live }
     await relaunched.receive(.savedFilterLoaded(nil))
     await relaunched.receive(.preferences(.mutedLoaded([.ping]))) {
       $0.preferences.muted = [.ping]
@@ -77,7 +79,6 @@ struct RelaunchTests {
       $0.connection = .connecting
       $0.isLoadingPreferences = true
     }
-    await relaunched.receive(.updatesConnected) { $0.connection = .live }
     await relaunched.receive(.savedFilterLoaded(nil))
     page.resume(returning: NotificationPage(items: []))
     await relaunched.receive(.pageLoaded(NotificationPage(items: []), replacing: true)) {
@@ -120,7 +121,6 @@ struct RelaunchTests {
       $0.connection = .connecting
       $0.isLoadingPreferences = true
     }
-    await relaunched.receive(.updatesConnected) { $0.connection = .live }
     await relaunched.receive(.savedFilterLoaded(nil))
     page.resume(returning: NotificationPage(items: []))
     await relaunched.receive(.pageLoaded(NotificationPage(items: []), replacing: true)) {
