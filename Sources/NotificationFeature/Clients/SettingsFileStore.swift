@@ -38,7 +38,11 @@ public enum SettingsFileError: Error, Sendable, Hashable, CustomStringConvertibl
 public enum SettingsFileStore {
   /// One lock for every settings file in the process: saves are rare and small, and clients
   /// made separately over the same directory must not lose each other's keys.
-  private static let lock = LockedState(())
+  ///
+  /// A plain `NSLock`: a `LockedState` of `Void` stores its zero-sized value at the lock's own
+  /// address, and the thread sanitizer reported the value's access under the lock and the
+  /// lock's read before it as a race.
+  private static let lock = NSLock()
 
   /// The directory for an app's data: `$XDG_DATA_HOME/<appName>` when that is set to an absolute
   /// path, else `$HOME/.local/share/<appName>`, else the same under the temporary directory.
@@ -60,14 +64,14 @@ public enum SettingsFileStore {
 
   /// Throws a ``SettingsFileError``.
   static func load(_ key: String, from file: URL) throws -> Data? {
-    try lock.withLock { (_: inout Void) throws -> Data? in
+    try lock.withLock { () throws -> Data? in
       try read(file)[key]
     }
   }
 
   /// Throws a ``SettingsFileError``.
   static func save(_ data: Data, forKey key: String, to file: URL) throws {
-    try lock.withLock { (_: inout Void) throws in
+    try lock.withLock { () throws in
       var settings = try read(file)
       settings[key] = data
       try write(settings, to: file)
