@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import NotificationClients
+import NotificationFeature
 
 struct LossyDecodingTests {
   @Test func oneBadItemIsReportedAndSkippedNotFatalToThePage() throws {
@@ -15,5 +16,34 @@ struct LossyDecodingTests {
     let page = try JSONDecoder().decode(LossyPage.self, from: Data(json.utf8))
     #expect(page.items.map(\.id) == ["a", "c"])
     #expect(page.problems == [#"missing field "items.[1].timestamp""#])
+    #expect(page.unreadTotal == nil)
+    #expect(page.unreadTotalProblem == nil)
+  }
+
+  @Test func theUnreadTotalIsDecodedWhenTheServerSendsIt() throws {
+    let json = #"{"items":[],"nextCursor":"50","hasMore":true,"unreadTotal":120}"#
+    let page = try JSONDecoder().decode(LossyPage.self, from: Data(json.utf8))
+    #expect(page.unreadTotal == 120)
+    #expect(page.unreadTotalProblem == nil)
+  }
+
+  @Test func anUnreadTotalThatIsNotACountIsReportedAndLeftOutNotFatalToThePage() throws {
+    for (total, problem) in [
+      (#""many""#, #"field "unreadTotal": Expected to decode Int but found a string instead."#),
+      ("-3", #"field "unreadTotal": -3 is negative"#),
+    ] {
+      let json = #"{"items":[],"hasMore":false,"unreadTotal":\#(total)}"#
+      let page = try JSONDecoder().decode(LossyPage.self, from: Data(json.utf8))
+      #expect(page.unreadTotal == nil)
+      #expect(page.unreadTotalProblem == problem)
+    }
+  }
+
+  @Test func aPageEncodedWithoutAnUnreadTotalDecodesWithout() throws {
+    let old = #"{"items":[],"nextCursor":null,"hasMore":false}"#
+    let page = try JSONDecoder().decode(NotificationPage.self, from: Data(old.utf8))
+    #expect(page == NotificationPage(items: []))
+    let encoded = try JSONEncoder().encode(NotificationPage(items: []))
+    #expect(!String(decoding: encoded, as: UTF8.self).contains("unreadTotal"))
   }
 }

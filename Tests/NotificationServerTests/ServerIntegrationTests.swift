@@ -29,6 +29,21 @@ struct ServerIntegrationTests {
     #expect(try await client.fetchPage(PageRequest(limit: 10)).items.isEmpty)
   }
 
+  @Test func pagesCarryTheUnreadTotalOfTheWholeInbox() async throws {
+    let server = try TestServer(
+      notifications: (0..<5).map { sample("n\($0)", secondsAgo: Double($0)) })
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).unreadTotal == 5)
+    try await client.markAllAsRead(["n0", "n3"])
+    #expect(try await client.fetchPage(PageRequest(limit: 2, cursor: "2")).unreadTotal == 3)
+    let response = await server.raw(
+      "GET /api/notifications?limit=1 HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
+        + "Connection: close\r\n\r\n")
+    #expect(response.hasPrefix("HTTP/1.1 200"))
+    #expect(response.contains(#""unreadTotal":3"#))
+  }
+
   @Test func aWrongTokenIsUnauthorized() async throws {
     let server = try TestServer()
     defer { server.stop() }

@@ -27,7 +27,12 @@ extension NotificationClient {
         let data = try await api.send("GET", "api/notifications", query: query)
         let page = try api.decode(LossyPage.self, from: data)
         for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
-        return NotificationPage(items: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore)
+        if let problem = page.unreadTotalProblem {
+          reportIssue("Ignored the unread total the server sent: \(problem)")
+        }
+        return NotificationPage(
+          items: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore,
+          unreadTotal: page.unreadTotal)
       },
       updates: { since in try await api.events(since: since) },
       changesSince: { cursor in
@@ -48,13 +53,19 @@ extension NotificationClient {
 }
 
 /// A page decoded item by item. Package-visible so its tests need no `@testable import`.
+///
+/// `unreadTotal` is optional: a server that does not send it gives `nil`, and so does one that
+/// sends something other than a count (described in `unreadTotalProblem`); the feature then
+/// counts the notifications it loaded.
 package struct LossyPage: Decodable {
   package var items: [NotificationData] = []
   package var problems: [String] = []
   package var nextCursor: String?
   package var hasMore: Bool
+  package var unreadTotal: Int?
+  package var unreadTotalProblem: String?
 
-  enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore }
+  enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore, unreadTotal }
 
   private struct Item: Decodable {
     var notification: NotificationData?
@@ -76,6 +87,16 @@ package struct LossyPage: Decodable {
     }
     nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
     hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore) ?? false
+    do {
+      let total = try container.decodeIfPresent(Int.self, forKey: .unreadTotal)
+      if let total, total < 0 {
+        unreadTotalProblem = #"field "unreadTotal": \#(total) is negative"#
+      } else {
+        unreadTotal = total
+      }
+    } catch {
+      unreadTotalProblem = HTTPAPI.describe(error)
+    }
   }
 }
 

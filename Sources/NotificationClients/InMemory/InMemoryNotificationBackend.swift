@@ -101,7 +101,9 @@ public final class InMemoryNotificationBackend: Sendable {
           let items = Array(state.notifications.elements.dropFirst(start).prefix(request.limit))
           let end = start + items.count
           let hasMore = end < state.notifications.count
-          return NotificationPage(items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore)
+          return NotificationPage(
+            items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore,
+            unreadTotal: state.notifications.elements.count(where: { !$0.isRead }))
         }
       },
       updates: { since in

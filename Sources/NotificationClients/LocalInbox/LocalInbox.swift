@@ -88,7 +88,9 @@ public final class LocalInbox: Sendable {
         let items = Array(document.notifications.dropFirst(start).prefix(request.limit))
         let end = start + items.count
         let hasMore = end < document.notifications.count
-        return NotificationPage(items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore)
+        return NotificationPage(
+          items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore,
+          unreadTotal: document.notifications.count(where: { !$0.isRead }))
       },
       // Opening is immediate and the stream starts from now: the feature catches up with
       // `changesSince` on every connect.

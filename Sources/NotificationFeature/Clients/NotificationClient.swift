@@ -20,16 +20,32 @@ public struct PageRequest: Sendable, Hashable, Codable {
   }
 }
 
-/// One page of the feed, newest first.
+/// One page of the feed, newest first, with the number of unread notifications the whole feed
+/// holds.
+///
+/// ```swift
+/// let page = try await client.fetchPage(PageRequest(limit: 50))
+/// let unread = page.unreadTotal  // the whole feed's: 120, though the page holds 50
+/// ```
 public struct NotificationPage: Sendable, Hashable, Codable {
   public var items: [NotificationData]
   public var nextCursor: String?
   public var hasMore: Bool
+  /// How many notifications of the whole feed are unread when the page is made, the ones on
+  /// later pages included; `nil` when the backend does not say (a page encoded without it
+  /// decodes as `nil`). The feature's unread count is this total, adjusted by the changes it
+  /// has made that the backend has not confirmed yet; without it, the count is of the
+  /// notifications loaded.
+  public var unreadTotal: Int?
 
-  public init(items: [NotificationData], nextCursor: String? = nil, hasMore: Bool = false) {
+  public init(
+    items: [NotificationData], nextCursor: String? = nil, hasMore: Bool = false,
+    unreadTotal: Int? = nil
+  ) {
     self.items = items
     self.nextCursor = nextCursor
     self.hasMore = hasMore
+    self.unreadTotal = unreadTotal
   }
 }
 

@@ -59,10 +59,11 @@ extension NotificationsFeature {
     case .delete(let notification, let index):
       guard !state.notifications.contains(id: notification.id) else { return }
       state.notifications.insert(notification, at: min(index, state.notifications.count))
-    case .clearAll(let notifications):
+    case .clearAll(let notifications, let unreadNotLoaded):
       for notification in notifications where !state.notifications.contains(id: notification.id) {
         upsert(notification, into: &state)
       }
+      if let unreadNotLoaded { state.unreadNotLoaded = unreadNotLoaded }
     }
   }
 
@@ -100,7 +101,7 @@ extension NotificationsFeature {
         notification.isRead = true
       case .delete(let deleted, _) where deleted.id == notification.id:
         return nil
-      case .clearAll(let cleared) where cleared.contains(where: { $0.id == notification.id }):
+      case .clearAll(let cleared, _) where cleared.contains(where: { $0.id == notification.id }):
         return nil
       default:
         break
@@ -124,13 +125,18 @@ extension NotificationsFeature {
   func apply(_ event: NotificationEvent, to state: inout State, readHere: inout [String]) {
     if let cursor = event.cursor { state.newestCursor = cursor }
     switch event.change {
-    case .inserted(let notification), .updated(let notification):
+    case .inserted(let notification):
+      list(fromBackend: notification, into: &state, readHere: &readHere)
+    case .updated(let notification):
+      countUpdateOfNotLoaded(notification, in: &state)
       list(fromBackend: notification, into: &state, readHere: &readHere)
     case .deleted(let id):
       state.notifications.remove(id: id)
       state.unlistedPushIDs.remove(id)
       state.deletedIDs.insert(id)
     case .snapshot(let notifications):
+      // The whole feed: nothing is left unloaded.
+      if state.unreadNotLoaded != nil { state.unreadNotLoaded = 0 }
       replaceWithBackendFeed(notifications, in: &state, readHere: &readHere)
     }
   }

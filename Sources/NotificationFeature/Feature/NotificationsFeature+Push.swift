@@ -121,7 +121,7 @@ extension NotificationsFeature {
     let pending = state.pendingChanges.values.contains { change in
       switch change {
       case .delete(let deleted, _): deleted.id == id
-      case .clearAll(let cleared): cleared.contains { $0.id == id }
+      case .clearAll(let cleared, _): cleared.contains { $0.id == id }
       case .setRead, .markAll: false
       }
     }

@@ -42,9 +42,11 @@ extension NotificationsFeature {
       state.nextCursor = page.nextCursor
       var readHere: [String] = []
       if replacing {
+        state.unreadNotLoaded = unreadNotLoaded(besides: page, in: state)
         replaceWithBackendFeed(page.items, in: &state, readHere: &readHere)
       } else {
         for notification in page.items {
+          countLoading(notification, in: &state)
           list(fromBackend: notification, into: &state, readHere: &readHere)
         }
       }
@@ -137,13 +139,18 @@ extension NotificationsFeature {
       }
 
     case .clearAll:
+      // The backend deletes every notification, the ones not loaded too.
       let removed = state.notifications.elements
-      guard !removed.isEmpty else { return .none }
+      let notLoaded = state.unreadNotLoaded
+      guard !removed.isEmpty || (notLoaded ?? 0) > 0 else { return .none }
       state.notifications.removeAll()
+      if notLoaded != nil { state.unreadNotLoaded = 0 }
       for notification in removed where !notification.isLocal {
         state.deletedIDs.insert(notification.id)
       }
-      return perform(.clearAll(removed), in: &state) { [client] in try await client.deleteAll() }
+      return perform(.clearAll(removed, unreadNotLoaded: notLoaded), in: &state) { [client] in
+        try await client.deleteAll()
+      }
 
     case .changeSucceeded(let changeID):
       state.pendingChanges.removeValue(forKey: changeID)

@@ -69,7 +69,9 @@ extension NotificationsFeature {
     case setRead(id: String, isRead: Bool, previous: Bool)
     case markAll(ids: [String])
     case delete(NotificationData, index: Int)
-    case clearAll([NotificationData])
+    /// The notifications cleared from the list, and ``State/unreadNotLoaded`` before the clear
+    /// (the backend deletes those too).
+    case clearAll([NotificationData], unreadNotLoaded: Int? = nil)
 
     /// The notification ids the change touches.
     var ids: [String] {
@@ -77,7 +79,7 @@ extension NotificationsFeature {
       case .setRead(let id, _, _): [id]
       case .markAll(let ids): ids
       case .delete(let notification, _): [notification.id]
-      case .clearAll(let notifications): notifications.map(\.id)
+      case .clearAll(let notifications, _): notifications.map(\.id)
       }
     }
 

@@ -82,16 +82,26 @@ public struct NotificationsFeature: Reducer {
     /// The ids of the notifications deleted in this run, by the person or by the backend. A
     /// push for one of them (a late duplicate delivery) is ignored, never listed again.
     public var deletedIDs: Set<String> = []
+    /// How many unread notifications the backend has that the list has not loaded (those on
+    /// pages not loaded yet), so that ``unreadCount`` is the backend's total and not only what
+    /// is loaded. Set from the `unreadTotal` of each first page (less the unread notifications
+    /// that page lists), then kept by later pages, live changes and clear-all; see
+    /// `NotificationsFeature+UnreadTotal.swift`. `nil` when the latest first page carried no
+    /// total: the count is then of the notifications loaded.
+    public var unreadNotLoaded: Int?
 
     public init(notifications: [NotificationData] = []) {
       self.notifications = NotificationFeed(
         uniqueElements: notifications.sorted(by: NotificationData.isOrderedBefore))
     }
 
-    /// The number of unread notifications.
+    /// The number of unread notifications: the backend's total, adjusted by the changes made
+    /// here that it has not confirmed yet. It is the unread notifications in the list (where
+    /// every pending change, unlisted push and local notice shows) plus ``unreadNotLoaded``;
+    /// with a backend that sends no total, the unread notifications in the list.
     ///
-    /// - Complexity: O(1): the feed keeps the count as it changes.
-    public var unreadCount: Int { notifications.unreadCount }
+    /// - Complexity: O(1): the feed keeps its count as it changes.
+    public var unreadCount: Int { notifications.unreadCount + (unreadNotLoaded ?? 0) }
 
     /// The badge text a shell shows: "" for none, "1"…"99", then "99+".
     public var badgeText: String {

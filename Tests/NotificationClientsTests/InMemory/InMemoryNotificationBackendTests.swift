@@ -23,6 +23,23 @@ struct InMemoryNotificationBackendTests {
     #expect(!byOffset.hasMore)
   }
 
+  @Test func everyPageCarriesTheUnreadTotalOfTheWholeFeed() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    let client = backend.client
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).unreadTotal == 5)
+    try await client.markAsRead("n4")
+    try await client.markAllAsRead(["n0"])
+    try await client.delete("n1")
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).unreadTotal == 2)
+    #expect(try await client.fetchPage(PageRequest(limit: 2, offset: 2)).unreadTotal == 2)
+    try await client.markAsUnread("n4")
+    backend.insert(
+      NotificationData(id: "new", type: .ping, title: "T", message: "M", timestamp: Date()))
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).unreadTotal == 4)
+    try await client.deleteAll()
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).unreadTotal == 0)
+  }
+
   @Test func mutationsChangeTheBackendAndAreLoggedForCatchUp() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     try await backend.client.markAsRead("n1")

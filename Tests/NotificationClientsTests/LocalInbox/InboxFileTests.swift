@@ -144,4 +144,24 @@ struct LocalInboxClientTests {
     try await inbox.settingsClient.save(["x": 1], forKey: "k")
     #expect(try await inbox.settingsClient.load([String: Int].self, forKey: "k") == ["x": 1])
   }
+
+  @Test func everyPageCarriesTheUnreadTotalOfTheWholeInbox() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let inbox = LocalInbox(url: folder.url.appendingPathComponent("inbox.json"))
+    let client = inbox.notificationClient
+    #expect(try await client.fetchPage(PageRequest(limit: 1)).unreadTotal == 0)
+    try inbox.insert(
+      (0..<4).map {
+        NotificationData(
+          id: "n\($0)", type: .ping, title: "T", message: "",
+          timestamp: Date(timeIntervalSince1970: 10 - Double($0)), isRead: $0 == 3)
+      })
+    #expect(try await client.fetchPage(PageRequest(limit: 1)).unreadTotal == 3)
+    try await client.markAsRead("n0")
+    try await client.delete("n1")
+    #expect(try await client.fetchPage(PageRequest(limit: 1, offset: 1)).unreadTotal == 1)
+    try await client.markAllAsRead(nil)
+    #expect(try await client.fetchPage(PageRequest(limit: 1)).unreadTotal == 0)
+  }
 }

@@ -36,6 +36,22 @@ struct ClientDocSnippets {
     #expect(!last.hasMore)
   }
 
+  @Test func aPageCarriesTheUnreadTotalOfTheWholeFeed() async throws {
+    let notifications = (0..<130).map { index in
+      NotificationData(
+        id: "n\(index)", type: .ping, title: "Ping \(index)", message: "",
+        timestamp: Date(timeIntervalSince1970: 1_700_000_000 - Double(index)),
+        isRead: index >= 120)
+    }
+    let client = InMemoryNotificationBackend(seed: notifications).client
+    // snippet: notification-page
+    let page = try await client.fetchPage(PageRequest(limit: 50))
+    let unread = page.unreadTotal  // the whole feed's: 120, though the page holds 50
+    // snippet: end
+    #expect(page.items.count == 50)
+    #expect(unread == 120)
+  }
+
   @MainActor
   @Test func aStoreRunsOnTheBackendItIsGiven() async {
     let notifications = FeatureDocSamples.notifications.filter { !$0.isLocal }
