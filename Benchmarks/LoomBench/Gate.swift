@@ -13,7 +13,7 @@ import LoomTesting
 // every count, so it needs a new baseline.
 
 /// The ids `--gate` takes.
-let gateWorkloads = ["W1", "W1s", "W3", "W6", "W6-setup"]
+let gateWorkloads = ["W1", "W1s", "W1m", "W3", "W6", "W6-setup"]
 
 @MainActor
 func runGate(_ workload: String) async {
@@ -29,6 +29,12 @@ func runGate(_ workload: String) async {
     // The chain must run within the one send: counting a chain that finishes later would
     // measure almost nothing and pass.
     expect(store.state.count == count, "W1s reached \(store.state.count) of \(count) in one send")
+  case "W1M":
+    let steps = 10_000
+    let store = Store(initialState: ChainFeature.State()) { ChainFeature(limit: steps) }
+    loomGateMeasuredW1m(store)
+    expect(
+      store.state.leaves == 2 * steps, "W1m counted \(store.state.leaves) leaves of \(2 * steps)")
   case "W3":
     let size = 1_000
     let rows = IdentifiedArray(uniqueElements: (0..<size).map { ToggleRow.State(id: $0) })
@@ -73,6 +79,11 @@ func loomGateMeasuredW1(
 @MainActor @inline(never)
 func loomGateMeasuredW1s(_ store: Store<ChainFeature.State, ChainFeature.Action>) {
   store.send(.count(1))
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW1m(_ store: Store<ChainFeature.State, ChainFeature.Action>) {
+  store.send(.fan(0))
 }
 
 @MainActor @inline(never)
