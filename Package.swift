@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Loom takes no package dependencies: every target builds with what the Swift toolchain ships
-// (the standard library, Foundation, Dispatch, Observation, Synchronization, XCTest, Testing).
+// (the standard library, Foundation, Dispatch, Observation, Synchronization, XCTest, Testing)
+// and the system's SQLite: the SDK's `SQLite3` module on Apple platforms, the `CSQLite` system
+// library target below elsewhere (on Debian and Ubuntu: `apt-get install libsqlite3-dev`).
 //
 // Every target builds in the Swift 6 language mode with complete strict concurrency checking.
 
@@ -23,7 +25,18 @@ let package = Package(
     .target(name: "Loom"),
     .target(name: "LoomTesting", dependencies: ["Loom"]),
     .target(name: "NotificationFeature", dependencies: ["Loom"]),
-    .target(name: "NotificationClients", dependencies: ["Loom", "NotificationFeature"]),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
+    ),
+    .target(
+      name: "NotificationClients",
+      dependencies: [
+        "Loom", "NotificationFeature",
+        .target(name: "CSQLite", condition: .when(platforms: [.linux, .android])),
+      ]
+    ),
     .target(
       name: "AppShell",
       dependencies: ["Loom", "NotificationFeature"],
