@@ -26,15 +26,17 @@ func main() async -> Int32 {
     let inbox = LocalInbox(url: url)
     if arguments.flags.contains("--recover") {
       do {
-        let moved = try inbox.file.recover()
-        print(moved.map { "Moved the old inbox to \($0.path) and started a fresh one." } ?? "Nothing to recover.")
+        let moved = try inbox.recover()
+        print(
+          moved.map { "The inbox was corrupt: moved it to \($0.path) and started a fresh one." }
+            ?? "The inbox is healthy: nothing to recover.")
       } catch {
         throw CLIError.failed("\(error)")
       }
       if arguments.command == nil { return 0 }
     }
     do {
-      _ = try inbox.file.read()
+      try inbox.open()
     } catch {
       throw CLIError.failed("\(error)")
     }

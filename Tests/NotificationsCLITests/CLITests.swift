@@ -153,7 +153,22 @@ struct CLITests {
     #expect(try String(contentsOf: cli.inbox, encoding: .utf8) == "{not json")
     let recovered = try cli("list", "--recover")
     #expect(recovered.status == 0)
-    #expect(recovered.output.contains("Moved the old inbox to"))
+    #expect(
+      recovered.output.hasPrefix(
+        "The inbox was corrupt: moved it to \(cli.inbox.path).corrupt and started a fresh one.\n"))
+    #expect(try String(contentsOf: cli.inbox.appendingPathExtension("corrupt"), encoding: .utf8) == "{not json")
+  }
+
+  @Test func recoverLeavesAHealthyInboxAndItsNotificationsAlone() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    #expect(try cli("seed", "--count", "3").status == 0)
+    let recovered = try cli("--recover")
+    #expect(recovered.status == 0)
+    #expect(recovered.output == "The inbox is healthy: nothing to recover.\n")
+    let listed = try cli("list", "--json")
+    #expect(listed.status == 0)
+    #expect(listed.output.components(separatedBy: "\"id\"").count - 1 == 3)
   }
 
   @Test func badArgumentsFailWithUsage() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import NotificationFeature
 
-/// The whole local inbox: one JSON document per inbox.
+/// A whole inbox of the earlier JSON format, one document per inbox, as ``InboxFile`` reads it
+/// for the import into the SQLite inbox.
 ///
 /// ```json
 /// {"schemaVersion": 1, "notifications": [...], "settings": {"notifications.filter": "..."},
@@ -10,8 +11,6 @@ import NotificationFeature
 public struct InboxDocument: Codable, Sendable, Equatable {
   /// The schema this version writes and reads.
   public static let currentSchemaVersion = 1
-  /// How many recent changes are kept for catching up.
-  static let changeLogLimit = 500
 
   public var schemaVersion = InboxDocument.currentSchemaVersion
   /// Newest first.
@@ -31,12 +30,10 @@ public struct InboxDocument: Codable, Sendable, Equatable {
   public struct LoggedChange: Codable, Sendable, Equatable {
     public var cursor: Int
     public var change: NotificationChange
-  }
 
-  /// Records a change, trimming the log.
-  mutating func record(_ change: NotificationChange) {
-    cursor += 1
-    changes.append(LoggedChange(cursor: cursor, change: change))
-    if changes.count > Self.changeLogLimit { changes.removeFirst(changes.count - Self.changeLogLimit) }
+    public init(cursor: Int, change: NotificationChange) {
+      self.cursor = cursor
+      self.change = change
+    }
   }
 }

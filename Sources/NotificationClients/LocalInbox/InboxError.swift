@@ -1,9 +1,9 @@
-/// Why the local inbox file could not be used. Every case names the file; none of them ever
-/// leads to the file being overwritten.
+/// Why the local inbox could not be used. Every case names the file; none of them ever leads
+/// to the file being overwritten.
 ///
 /// ```swift
-/// do { _ = try inbox.file.read() } catch { print(error) }
-/// // "The inbox file …/inbox.json is corrupt: …"
+/// do { try inbox.open() } catch { print(error) }
+/// // "The inbox file …/inbox.sqlite is corrupt: file is not a database. It was left untouched; …"
 /// ```
 public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file is not valid inbox JSON.
@@ -15,6 +15,8 @@ public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case notWritable(path: String, reason: String)
   case lockFailed(path: String, reason: String)
+  /// A page was asked for with an offset, cursor or limit out of range.
+  case invalidRequest(String)
 
   public var description: String {
     switch self {
@@ -27,6 +29,7 @@ public enum InboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unreadable(let path, let reason): "The inbox file \(path) cannot be read: \(reason)."
     case .notWritable(let path, let reason): "The inbox file \(path) cannot be written: \(reason)."
     case .lockFailed(let path, let reason): "The inbox file \(path) could not be locked: \(reason)."
+    case .invalidRequest(let reason): reason
     }
   }
 }

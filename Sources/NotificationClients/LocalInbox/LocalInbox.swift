@@ -1,9 +1,10 @@
 import Foundation
 import Loom
 import NotificationFeature
+import Synchronization
 
-/// The embedded default backend: a notification client and a settings client over one JSON
-/// file, so a new user gets a working notification center with zero set-up.
+/// The embedded default backend: a notification client and a settings client over one SQLite
+/// database, so a new user gets a working notification center with zero set-up.
 ///
 /// ```swift
 /// let inbox = LocalInbox(url: LocalInbox.defaultURL())
@@ -14,26 +15,62 @@ import NotificationFeature
 ///   }
 /// ```
 ///
-/// Errors reading or writing the file reach the feature as
-/// `UserFacingError.operationFailed` carrying the ``InboxError``'s description, which names the
-/// file and what is wrong.
+/// Each operation costs the same whatever the inbox holds (the first page, marking one read,
+/// the unread count, catching up), and several processes may use one inbox at once.
+///
+/// **Moving from the JSON inbox.** An inbox file of the earlier JSON format (`inbox.json`
+/// beside the database, or the file `url` names when it ends in `.json`) is imported the first
+/// time the inbox opens, and then renamed, never deleted: `inbox.json.imported`.
+///
+/// Errors reaching the database reach the feature as `UserFacingError.operationFailed`
+/// carrying the ``InboxError``'s description, which names the file and what is wrong. A
+/// corrupt database is never overwritten.
 public final class LocalInbox: Sendable {
-  public let file: InboxFile
+  /// The database file.
+  public let url: URL
+  /// The inbox file of the JSON format that is imported on first open, if there is one.
+  public let legacyURL: URL
   private let clock: any Clock<Duration>
   private let pollInterval: Duration
-  private let listeners = LockedState<[UUID: AsyncThrowingStream<NotificationEvent, any Error>.Continuation]>([:])
+  private let opened = Mutex<InboxDatabase?>(nil)
+  private let listeners = LockedState<[UUID: Listener]>([:])
 
-  /// Creates an inbox over the file at `url`. The live stream notices other processes' writes
-  /// by checking the file every `pollInterval` on `clock`.
+  /// A live stream's continuation and the cursor of the newest change it was sent.
+  private struct Listener: Sendable {
+    var continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation
+    var cursor: Int
+
+    /// Sends the events it has not been sent yet: this process's changes arrive both when they
+    /// are made and when the poller reads the log, and each is sent once.
+    mutating func send(_ events: [NotificationEvent]) {
+      for event in events {
+        guard let cursor = event.cursor.flatMap(Int.init), cursor > self.cursor else { continue }
+        self.cursor = cursor
+        continuation.yield(event)
+      }
+    }
+  }
+
+  /// Creates an inbox over the database at `url` (opened on first use). The live stream
+  /// notices other processes' changes by checking the database every `pollInterval` on `clock`.
+  ///
+  /// A `url` ending in `.json` names an inbox of the earlier JSON format: the database is the
+  /// file beside it with the extension `.sqlite`, and the JSON file is imported into it.
   public init(
     url: URL, clock: any Clock<Duration> = ContinuousClock(), pollInterval: Duration = .seconds(1)
   ) {
-    self.file = InboxFile(url: url)
+    if url.pathExtension == "json" {
+      self.url = url.deletingPathExtension().appendingPathExtension("sqlite")
+      self.legacyURL = url
+    } else {
+      self.url = url
+      self.legacyURL = url.deletingPathExtension().appendingPathExtension("json")
+    }
     self.clock = clock
     self.pollInterval = pollInterval
   }
 
-  /// `$XDG_DATA_HOME/loom-notifications/inbox.json`, or `~/.local/share/…` without it.
+  /// `$XDG_DATA_HOME/loom-notifications/inbox.sqlite`, or `~/.local/share/…` without it.
   public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment)
     -> URL
   {
@@ -45,144 +82,198 @@ public final class LocalInbox: Sendable {
       base = URL(fileURLWithPath: home, isDirectory: true)
         .appendingPathComponent(".local/share", isDirectory: true)
     }
-    return base.appendingPathComponent("loom-notifications/inbox.json")
+    return base.appendingPathComponent("loom-notifications/inbox.sqlite")
   }
 
-  /// Changes the document and tells live listeners about the changes `body` records.
-  @discardableResult
-  public func update<T>(_ body: (inout InboxDocument) throws -> T) throws -> T {
-    var recorded: [InboxDocument.LoggedChange] = []
-    let result = try file.update { document -> T in
-      let before = document.cursor
-      let result = try body(&document)
-      recorded = document.changes.filter { $0.cursor > before }
-      return result
-    }
-    let continuations = listeners.withLock { Array($0.values) }
-    for change in recorded {
-      for continuation in continuations {
-        continuation.yield(NotificationEvent(change.change, cursor: String(change.cursor)))
-      }
-    }
-    return result
+  /// Opens the database now (it otherwise opens on first use), importing an inbox of the JSON
+  /// format first.
+  ///
+  /// ```swift
+  /// do { try inbox.open() } catch { print(error) }
+  /// // "The inbox file …/inbox.sqlite is corrupt: file is not a database. It was left untouched; …"
+  /// ```
+  public func open() throws(InboxError) {
+    _ = try database()
   }
 
-  /// Adds notifications as if they had arrived (used by `seed` and `push`).
+  /// Adds notifications as if they had arrived (used by `seed`, notices and tests).
   public func insert(_ notifications: [NotificationData]) throws {
-    try update { document in
-      for notification in notifications {
-        document.notifications.removeAll { $0.id == notification.id }
-        document.notifications.append(notification)
-        document.record(.inserted(notification))
+    publish(try database().insert(notifications))
+  }
+
+  /// The number of notifications the inbox holds.
+  public func count() throws(InboxError) -> Int {
+    try database().count()
+  }
+
+  /// Moves a corrupt inbox aside so that a fresh one starts; leaves a healthy one alone.
+  ///
+  /// - Returns: Where the corrupt file was moved, or `nil` when nothing was corrupt.
+  public func recover() throws(InboxError) -> URL? {
+    do {
+      try open()
+      return nil
+    } catch .corrupt(let path, _) {
+      let corrupt = URL(fileURLWithPath: path)
+      let destination = Self.asideURL(for: corrupt, suffix: "corrupt")
+      do {
+        try FileManager.default.moveItem(at: corrupt, to: destination)
+        for sidecar in ["-wal", "-shm"] {
+          let file = URL(fileURLWithPath: path + sidecar)
+          if FileManager.default.fileExists(atPath: file.path) {
+            try FileManager.default.moveItem(
+              at: file, to: URL(fileURLWithPath: destination.path + sidecar))
+          }
+        }
+      } catch {
+        throw .notWritable(path: path, reason: error.localizedDescription)
       }
-      document.notifications.sort(by: NotificationData.isOrderedBefore)
+      return destination
     }
   }
 
-  /// The notification client over the file.
+  /// The notification client over the inbox.
   public var notificationClient: NotificationClient {
     NotificationClient(
       fetchPage: { request in
-        let document = try Self.mapping { try self.file.read() }
-        let start = request.cursor.flatMap(Int.init) ?? request.offset ?? 0
-        let items = Array(document.notifications.dropFirst(start).prefix(request.limit))
-        let end = start + items.count
-        let hasMore = end < document.notifications.count
-        return NotificationPage(
-          items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore,
-          unreadTotal: document.notifications.count(where: { !$0.isRead }))
+        let offset: Int
+        if let cursor = request.cursor {
+          guard let value = Int(cursor), value >= 0 else {
+            throw UserFacingError(InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
+          }
+          offset = value
+        } else {
+          offset = request.offset ?? 0
+        }
+        return try Self.mapping { () throws(InboxError) in
+          try self.database().page(offset: offset, limit: request.limit)
+        }
       },
       // Opening is immediate and the stream starts from now: the feature catches up with
       // `changesSince` on every connect.
-      updates: { _ in self.updates() },
+      updates: { _ in try self.updates() },
       changesSince: { cursor in
-        let document = try Self.mapping { try self.file.read() }
-        let since = Int(cursor) ?? 0
-        return document.changes.filter { $0.cursor > since }.map {
-          NotificationEvent($0.change, cursor: String($0.cursor))
+        guard let since = Int(cursor), since >= 0 else {
+          throw UserFacingError(InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
         }
+        return try Self.mapping { () throws(InboxError) in try self.database().changes(since: since) }
       },
-      markAsRead: { id in try self.set(id) { $0.isRead = true } },
-      markAsUnread: { id in try self.set(id) { $0.isRead = false } },
-      markAllAsRead: { ids in
-        try Self.mapping {
-          try self.update { document in
-            for index in document.notifications.indices
-            where !document.notifications[index].isRead
-              && (ids?.contains(document.notifications[index].id) ?? true)
-            {
-              document.notifications[index].isRead = true
-              document.record(.updated(document.notifications[index]))
-            }
-          }
-        }
-      },
-      delete: { id in
-        try Self.mapping {
-          try self.update { document in
-            guard document.notifications.contains(where: { $0.id == id }) else {
-              throw UserFacingError.notFound
-            }
-            document.notifications.removeAll { $0.id == id }
-            document.record(.deleted(id: id))
-          }
-        }
-      },
-      deleteAll: {
-        try Self.mapping {
-          try self.update { document in
-            document.notifications.removeAll()
-            document.record(.snapshot([]))
-          }
-        }
-      }
+      markAsRead: { id in try self.change { try $0.setRead(id, true) } },
+      markAsUnread: { id in try self.change { try $0.setRead(id, false) } },
+      markAllAsRead: { ids in try self.change { try $0.markAllAsRead(ids) } },
+      delete: { id in try self.change { try $0.delete(id) } },
+      deleteAll: { try self.change { try $0.deleteAll() } }
     )
   }
 
-  /// The settings client over the file.
+  /// The settings client over the inbox: settings live in the same database.
   public var settingsClient: SettingsClient {
     SettingsClient(
-      loadData: { key in try Self.mapping { try self.file.read().settings[key] } },
-      saveData: { data, key in try Self.mapping { try self.update { $0.settings[key] = data } } }
+      loadData: { key in
+        try Self.mapping { () throws(InboxError) in try self.database().setting(key) }
+      },
+      saveData: { data, key in
+        try self.change { database in
+          try database.saveSetting(data, forKey: key)
+          return []
+        }
+      }
     )
   }
 
-  private func set(_ id: String, _ change: (inout NotificationData) -> Void) throws {
-    try Self.mapping {
-      try update { document in
-        guard let index = document.notifications.firstIndex(where: { $0.id == id }) else {
-          throw UserFacingError.notFound
-        }
-        change(&document.notifications[index])
-        document.record(.updated(document.notifications[index]))
-      }
+  // MARK: Opening
+
+  private func database() throws(InboxError) -> InboxDatabase {
+    try opened.withLock { (opened: inout InboxDatabase?) throws(InboxError) -> InboxDatabase in
+      if let opened { return opened }
+      let database = try InboxDatabase(url: url)
+      try importLegacyFile(into: database)
+      opened = database
+      return database
     }
   }
 
-  /// Changes made through this inbox as they happen, and a snapshot whenever another process
-  /// changed the file.
-  private func updates() -> AsyncThrowingStream<NotificationEvent, any Error> {
+  /// Imports the JSON inbox, if there is one, and renames it; removes the temporary files an
+  /// interrupted write of that format left.
+  private func importLegacyFile(into database: InboxDatabase) throws(InboxError) {
+    let folder = legacyURL.deletingLastPathComponent()
+    let temporaryPrefix = ".\(legacyURL.lastPathComponent)."
+    if let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) {
+      for name in names where name.hasPrefix(temporaryPrefix) && name.hasSuffix(".tmp") {
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+      }
+    }
+    guard FileManager.default.fileExists(atPath: legacyURL.path) else { return }
+    let document = try InboxFile(url: legacyURL).read()
+    do {
+      try database.importDocument(document)
+      try FileManager.default.moveItem(
+        at: legacyURL, to: Self.asideURL(for: legacyURL, suffix: "imported"))
+      try? FileManager.default.removeItem(at: legacyURL.appendingPathExtension("lock"))
+    } catch {
+      throw .notWritable(path: legacyURL.path, reason: "\(error)")
+    }
+  }
+
+  /// `file.suffix`, or `file.suffix-2`, … when taken.
+  private static func asideURL(for file: URL, suffix: String) -> URL {
+    var destination = file.appendingPathExtension(suffix)
+    var counter = 1
+    while FileManager.default.fileExists(atPath: destination.path) {
+      counter += 1
+      destination = file.appendingPathExtension("\(suffix)-\(counter)")
+    }
+    return destination
+  }
+
+  // MARK: Changes and the live stream
+
+  /// Makes a change and tells live listeners about the events it logged.
+  private func change(_ body: (InboxDatabase) throws -> [NotificationEvent]) throws {
+    let events: [NotificationEvent]
+    do {
+      events = try body(try database())
+    } catch let error as UserFacingError {
+      throw error
+    } catch let error as InboxError {
+      throw UserFacingError(error)
+    } catch {
+      throw UserFacingError.operationFailed(message: "\(error)")
+    }
+    publish(events)
+  }
+
+  private func publish(_ events: [NotificationEvent]) {
+    listeners.withLock { listeners in
+      for id in listeners.keys { listeners[id]?.send(events) }
+    }
+  }
+
+  /// Changes made through this inbox as they happen, and those other processes made, noticed
+  /// by checking the database's data version every `pollInterval`.
+  private func updates() throws -> AsyncThrowingStream<NotificationEvent, any Error> {
+    let database = try Self.mapping { () throws(InboxError) in try self.database() }
+    let start = try Self.mapping { () throws(InboxError) in try database.latestCursor() }
     let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let id = UUID()
-    listeners.withLock { $0[id] = continuation }
-    let file = file
+    listeners.withLock { $0[id] = Listener(continuation: continuation, cursor: start) }
     let clock = clock
     let interval = pollInterval
+    let listeners = listeners
     let poller = Task {
-      var stamp = file.modificationStamp()
-      var seenCursor = (try? file.read().cursor) ?? 0
+      var version = (try? database.dataVersion()) ?? 0
       while !Task.isCancelled {
         do {
           try await clock.sleep(for: interval)
         } catch {
           return
         }
-        let current = file.modificationStamp()
-        guard current != stamp else { continue }
-        stamp = current
-        guard let document = try? file.read(), document.cursor != seenCursor else { continue }
-        seenCursor = document.cursor
-        continuation.yield(NotificationEvent(.snapshot(document.notifications), cursor: String(document.cursor)))
+        guard let current = try? database.dataVersion(), current != version else { continue }
+        version = current
+        guard let seen = listeners.withLock({ $0[id]?.cursor }),
+          let events = try? database.changes(since: seen)
+        else { continue }
+        listeners.withLock { $0[id]?.send(events) }
       }
     }
     continuation.onTermination = { [listeners] _ in
@@ -192,16 +283,19 @@ public final class LocalInbox: Sendable {
     return stream
   }
 
-  /// Maps file errors to user-facing ones; user-facing errors pass through.
-  static func mapping<T>(_ body: () throws -> T) throws -> T {
+  /// Maps inbox errors to user-facing ones.
+  static func mapping<T>(_ body: () throws(InboxError) -> T) throws(UserFacingError) -> T {
     do {
       return try body()
-    } catch let error as UserFacingError {
-      throw error
-    } catch let error as InboxError {
-      throw UserFacingError.operationFailed(message: error.description)
     } catch {
-      throw UserFacingError.operationFailed(message: "\(error)")
+      throw UserFacingError(error)
     }
+  }
+}
+
+extension UserFacingError {
+  /// The inbox's error as the feature shows it: the description, which names the file.
+  init(_ error: InboxError) {
+    self = .operationFailed(message: error.description)
   }
 }

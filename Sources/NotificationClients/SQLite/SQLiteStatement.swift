@@ -9,8 +9,8 @@ import Foundation
 /// A compiled SQL statement of one connection: bind values, step through the rows, read columns.
 ///
 /// ```swift
-/// let statement = try connection.statement("SELECT id, title FROM notes WHERE size > ?")
-/// let titles = try statement.rows([2]) { row in row.text(at: 1) }
+/// let statement = try connection.statement("SELECT title FROM notes WHERE size > ?")
+/// let titles = try statement.rows([2]) { row in row.text(at: 0) }
 /// ```
 ///
 /// A statement belongs to its connection and is used by one thread at a time, under the

@@ -188,3 +188,72 @@ struct SQLiteMigratorTests {
     #expect(try queue.read { try SQLiteMigrator.appliedMigrations(in: $0) }.count == 3)
   }
 }
+
+/// The code the SQLite layer's doc comments show, compiled and run.
+struct SQLiteDocSnippetTests {
+  @Test func theConnectionSnippetRuns() throws {
+    // snippet: sqlite-connection
+    let connection = try SQLiteConnection(path: ":memory:")
+    try connection.execute("CREATE TABLE notes (title TEXT NOT NULL, size INTEGER)")
+    try connection.transaction {
+      try connection.execute("INSERT INTO notes (title, size) VALUES (?, ?)", ["Hi", 2])
+    }
+    let count = try connection.statement("SELECT count(*) FROM notes").firstRow { $0.int(at: 0) }
+    // snippet: end
+    #expect(count == 1)
+    // snippet: sqlite-value
+    try connection.execute("INSERT INTO notes (title, size) VALUES (?, ?)", ["Hi", 2])
+    // snippet: end
+    try connection.execute("INSERT INTO notes (title, size) VALUES (?, ?)", ["Big", 3])
+    // snippet: sqlite-statement
+    let statement = try connection.statement("SELECT title FROM notes WHERE size > ?")
+    let titles = try statement.rows([2]) { row in row.text(at: 0) }
+    // snippet: end
+    #expect(titles == ["Big"])
+    var printed: [String] = []
+    func print(_ value: Any) { printed.append("\(value)") }
+    // snippet: sqlite-error
+    do {
+      try connection.execute("INSERT INTO missing VALUES (1)")
+    } catch {
+      print(error)  // SQLite error 1 (SQL logic error): no such table: missing, in "INSERT INTO …"
+    }
+    // snippet: end
+    #expect(printed == [#"SQLite error 1 (SQL logic error): no such table: missing, in "INSERT INTO missing VALUES (1)""#])
+  }
+
+  @Test func theQueueAndMigratorSnippetsRun() throws {
+    let queue = try SQLiteQueue(path: ":memory:")
+    // snippet: sqlite-migrator
+    var migrator = SQLiteMigrator()
+    migrator.register("create notes") { db in
+      try db.execute("CREATE TABLE notes (title TEXT NOT NULL)")
+    }
+    migrator.register("add size") { db in
+      try db.execute("ALTER TABLE notes ADD COLUMN size INTEGER")
+    }
+    try migrator.migrate(queue)
+    // snippet: end
+    try queue.write { db in try db.execute("INSERT INTO notes (title, size) VALUES ('a', 1)") }
+  }
+
+  @Test func theQueueSnippetRuns() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    let path = folder.url.appendingPathComponent("notes.sqlite").path
+    try SQLiteQueue(path: path).write { db in
+      try db.execute("CREATE TABLE notes (title TEXT NOT NULL, size INTEGER)")
+    }
+    // snippet: sqlite-queue
+    let queue = try SQLiteQueue(path: path)
+    try queue.write { db in
+      try db.execute("INSERT INTO notes (title, size) VALUES (?, ?)", ["Hi", 2])
+    }
+    let count = try queue.read { db in
+      try db.statement("SELECT count(*) FROM notes").firstRow { $0.int(at: 0) }
+    }
+    // snippet: end
+    #expect(count == 1)
+  }
+}

@@ -39,35 +39,36 @@ struct BackendDocSnippets {
   @Test func aCorruptInboxIsReportedWithItsPath() throws {
     let folder = try FeatureDocFolder()
     defer { folder.remove() }
-    let url = folder.url.appendingPathComponent("inbox.json")
-    try Data("{not json".utf8).write(to: url)
+    let url = folder.url.appendingPathComponent("inbox.sqlite")
+    let garbage = Data(repeating: 0x41, count: 4_096)
+    try garbage.write(to: url)
     let inbox = LocalInbox(url: url)
     var printed: [String] = []
     func print(_ value: Any) { printed.append("\(value)") }
     // snippet: inbox-error
-    do { _ = try inbox.file.read() } catch { print(error) }
-    // "The inbox file …/inbox.json is corrupt: …"
+    do { try inbox.open() } catch { print(error) }
+    // "The inbox file …/inbox.sqlite is corrupt: file is not a database. It was left untouched; …"
     // snippet: end
     #expect(printed.count == 1)
-    #expect(printed.first?.hasPrefix("The inbox file \(url.path) is corrupt: ") == true)
-    #expect(try Data(contentsOf: url) == Data("{not json".utf8))
+    #expect(printed.first?.hasPrefix("The inbox file \(url.path) is corrupt: file is not a database. It was left untouched; ") == true)
+    #expect(try Data(contentsOf: url) == garbage)
   }
 
   /// The inbox file snippet names a fixed path, so it is compiled but not run;
-  /// `anUpdateIsWrittenToTheFile` runs the same code on a temporary file.
-  private func appendToTheInboxInTmp(_ notification: NotificationData) throws {
+  /// `aJSONInboxIsRead` runs the same code on a temporary file.
+  private func readTheInboxInTmp() throws -> InboxDocument {
     // snippet: inbox-file
-    let file = InboxFile(url: URL(fileURLWithPath: "/tmp/inbox.json"))
-    try file.update { $0.notifications.append(notification) }
+    let document = try InboxFile(url: URL(fileURLWithPath: "/tmp/inbox.json")).read()
     // snippet: end
+    return document
   }
 
-  @Test func anUpdateIsWrittenToTheFile() throws {
+  @Test func aJSONInboxIsRead() throws {
     let folder = try FeatureDocFolder()
     defer { folder.remove() }
-    let file = InboxFile(url: folder.url.appendingPathComponent("inbox.json"))
-    try file.update { $0.notifications.append(FeatureDocSamples.ping) }
-    #expect(try file.read().notifications == [FeatureDocSamples.ping])
+    let url = folder.url.appendingPathComponent("inbox.json")
+    try JSONEncoder().encode(InboxDocument(notifications: [FeatureDocSamples.ping])).write(to: url)
+    #expect(try InboxFile(url: url).read().notifications == [FeatureDocSamples.ping])
   }
 
   @MainActor
@@ -80,7 +81,7 @@ struct BackendDocSnippets {
         $0.settingsClient = inbox.settingsClient
       }
     // snippet: end
-    #expect(inbox.file.url.path.hasSuffix("loom-notifications/inbox.json"))
+    #expect(inbox.url.path.hasSuffix("loom-notifications/inbox.sqlite"))
     #expect(store.state.notifications.isEmpty)
   }
 }

@@ -1,0 +1,438 @@
+import Foundation
+import NotificationFeature
+
+/// The local inbox's store: notifications, the log of their changes and the settings, in one
+/// SQLite database.
+///
+/// Every operation is one transaction, and each costs the same whatever the inbox holds:
+///
+/// - the first page walks the `(timestamp DESC, id)` index, the feed's own order;
+/// - the unread count is a counter kept by triggers, not a scan;
+/// - a change touches its row, the counter and one row of the change log;
+/// - catching up reads the change log after a cursor (its primary key).
+///
+/// Several processes may use one inbox at once (the CLI, the dev server, a second CLI): the
+/// database is journaled with WAL and a writer waits for another's lock (see ``SQLiteQueue``).
+///
+/// Schema (migration "inbox 1"):
+///
+/// - `notifications(id PRIMARY KEY, type, timestamp, is_read, json)`: `timestamp` is the
+///   `Date`'s own `Double` (seconds since 2001), so it reads back exactly; `json` is the
+///   notification's JSON shape, whose `isRead` and `timestamp` the columns override.
+/// - `changes(cursor INTEGER PRIMARY KEY AUTOINCREMENT, kind, id, json)`: the newest
+///   ``changeLogLimit`` changes; a cursor older than those catches up with a snapshot.
+/// - `counts(unread)`: one row, kept by the triggers on `notifications`.
+/// - `settings(key PRIMARY KEY, value)`.
+package final class InboxDatabase: Sendable {
+  /// How many recent changes are kept for catching up.
+  package static let changeLogLimit = 10_000
+
+  let queue: SQLiteQueue
+  /// The database file.
+  package let url: URL
+
+  /// Opens the inbox database at `url`, creating it (and its folder) or bringing its schema up
+  /// to date.
+  ///
+  /// - Throws: ``InboxError/corrupt(path:reason:)`` when the file is not a database or is
+  ///   damaged, ``InboxError/newerSchema(path:found:supported:)`` when a newer version wrote
+  ///   it, ``InboxError/notWritable(path:reason:)`` when it cannot be created. None of them
+  ///   changes the file.
+  package init(url: URL) throws(InboxError) {
+    self.url = url
+    let path = url.path
+    do {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    } catch {
+      throw .notWritable(path: path, reason: error.localizedDescription)
+    }
+    do {
+      queue = try SQLiteQueue(path: path)
+      let migrator = Self.migrator
+      try migrator.migrate(queue)
+    } catch {
+      throw Self.inboxError(error, path: path)
+    }
+  }
+
+  static let migrator: SQLiteMigrator = {
+    var migrator = SQLiteMigrator()
+    migrator.register("inbox 1") { db in
+      try db.execute(
+        """
+        CREATE TABLE notifications (
+          id TEXT PRIMARY KEY NOT NULL,
+          type TEXT NOT NULL,
+          timestamp REAL NOT NULL,
+          is_read INTEGER NOT NULL,
+          json BLOB NOT NULL
+        );
+        CREATE INDEX notifications_by_date ON notifications (timestamp DESC, id);
+        CREATE INDEX notifications_by_type ON notifications (type, timestamp DESC, id);
+        CREATE TABLE changes (
+          cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind TEXT NOT NULL,
+          id TEXT,
+          json BLOB
+        );
+        CREATE TABLE counts (unread INTEGER NOT NULL);
+        INSERT INTO counts (unread) VALUES (0);
+        CREATE TRIGGER unread_on_insert AFTER INSERT ON notifications WHEN NEW.is_read = 0
+        BEGIN UPDATE counts SET unread = unread + 1; END;
+        CREATE TRIGGER unread_on_delete AFTER DELETE ON notifications WHEN OLD.is_read = 0
+        BEGIN UPDATE counts SET unread = unread - 1; END;
+        CREATE TRIGGER unread_on_update AFTER UPDATE OF is_read ON notifications
+        WHEN OLD.is_read <> NEW.is_read
+        BEGIN UPDATE counts SET unread = unread + (CASE NEW.is_read WHEN 0 THEN 1 ELSE -1 END); END;
+        CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+        """)
+    }
+    return migrator
+  }()
+
+  // MARK: Reading
+
+  /// The page of `limit` notifications after the first `offset`, newest first, with the
+  /// feed's unread total.
+  package func page(offset: Int, limit: Int) throws(InboxError) -> NotificationPage {
+    guard offset >= 0 else { throw .invalidRequest("The offset must be 0 or more, not \(offset).") }
+    guard limit >= 1 else { throw .invalidRequest("The limit must be 1 or more, not \(limit).") }
+    return try reading { db in
+      // One more row than asked tells whether there is a next page without counting.
+      var items = try db.statement(
+        "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id LIMIT ? OFFSET ?"
+      ).rows([.integer(Int64(limit) + 1), .integer(Int64(offset))], Self.notification)
+      let hasMore = items.count > limit
+      if hasMore { items.removeLast() }
+      return NotificationPage(
+        items: items, nextCursor: hasMore ? String(offset + items.count) : nil,
+        hasMore: hasMore, unreadTotal: try Self.unreadCount(db))
+    }
+  }
+
+  /// The notification with `id`, or `nil`.
+  package func notification(id: String) throws(InboxError) -> NotificationData? {
+    try reading { db in
+      try db.statement("SELECT json, timestamp, is_read FROM notifications WHERE id = ?")
+        .firstRow([.text(id)], Self.notification)
+    }
+  }
+
+  /// How many notifications are unread.
+  ///
+  /// - Complexity: O(1): a counter the database keeps.
+  package func unreadCount() throws(InboxError) -> Int {
+    try reading { db in try Self.unreadCount(db) }
+  }
+
+  /// How many notifications the inbox holds.
+  package func count() throws(InboxError) -> Int {
+    try reading { db in
+      try db.statement("SELECT count(*) FROM notifications").firstRow { $0.int(at: 0) } ?? 0
+    }
+  }
+
+  /// The cursor of the newest change (0 before any).
+  package func latestCursor() throws(InboxError) -> Int {
+    try reading { db in try Self.latestCursor(db) }
+  }
+
+  /// The changes after `cursor`, oldest first. When the log no longer holds every change after
+  /// it, one snapshot of the whole feed instead.
+  package func changes(since cursor: Int) throws(InboxError) -> [NotificationEvent] {
+    try reading { db in
+      let latest = try Self.latestCursor(db)
+      guard cursor < latest else { return [] }
+      let oldest =
+        try db.statement("SELECT min(cursor) FROM changes").firstRow { $0.int(at: 0) } ?? latest
+      if cursor < oldest - 1 {
+        let all = try db.statement(
+          "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id"
+        ).rows([], Self.notification)
+        return [NotificationEvent(.snapshot(all), cursor: String(latest))]
+      }
+      return try db.statement(
+        "SELECT cursor, kind, id, json FROM changes WHERE cursor > ? ORDER BY cursor"
+      ).rows([.integer(Int64(cursor))], Self.event)
+    }
+  }
+
+  /// The value saved under `key`.
+  package func setting(_ key: String) throws(InboxError) -> Data? {
+    try reading { db in
+      try db.statement("SELECT value FROM settings WHERE key = ?").firstRow([.text(key)]) {
+        $0.data(at: 0)
+      }
+    }
+  }
+
+  /// A number that changes whenever another process commits a change to the inbox.
+  package func dataVersion() throws(InboxError) -> Int64 {
+    try reading { db in try db.dataVersion() }
+  }
+
+  // MARK: Changing
+
+  /// Adds notifications, or replaces those with the same ids, logging each.
+  ///
+  /// - Returns: The events logged, with their cursors.
+  @discardableResult
+  package func insert(_ notifications: [NotificationData]) throws -> [NotificationEvent] {
+    try writing { db in
+      var events: [NotificationEvent] = []
+      for notification in notifications {
+        try db.execute(
+          """
+          INSERT INTO notifications (id, type, timestamp, is_read, json) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (id) DO UPDATE SET type = excluded.type, timestamp = excluded.timestamp,
+            is_read = excluded.is_read, json = excluded.json
+          """,
+          try Self.row(notification))
+        events.append(try Self.log(.inserted(notification), in: db))
+      }
+      return events
+    }
+  }
+
+  /// Marks a notification read or unread.
+  ///
+  /// - Throws: `UserFacingError.notFound` when the inbox has no notification with `id`.
+  @discardableResult
+  package func setRead(_ id: String, _ isRead: Bool) throws -> [NotificationEvent] {
+    try writing { db in
+      guard var notification = try Self.notification(id, in: db) else {
+        throw UserFacingError.notFound
+      }
+      guard notification.isRead != isRead else { return [] }
+      notification.isRead = isRead
+      try db.execute(
+        "UPDATE notifications SET is_read = ? WHERE id = ?", [.init(isRead), .text(id)])
+      return [try Self.log(.updated(notification), in: db)]
+    }
+  }
+
+  /// Marks read the notifications with `ids` (every notification when `nil`).
+  @discardableResult
+  package func markAllAsRead(_ ids: [String]?) throws -> [NotificationEvent] {
+    try writing { db in
+      let unread: [NotificationData]
+      if let ids {
+        unread = try ids.compactMap { id in try Self.notification(id, in: db) }
+          .filter { !$0.isRead }
+      } else {
+        unread = try db.statement(
+          "SELECT json, timestamp, is_read FROM notifications WHERE is_read = 0"
+        ).rows([], Self.notification)
+      }
+      var events: [NotificationEvent] = []
+      for var notification in unread {
+        notification.isRead = true
+        try db.execute("UPDATE notifications SET is_read = 1 WHERE id = ?", [.text(notification.id)])
+        events.append(try Self.log(.updated(notification), in: db))
+      }
+      return events
+    }
+  }
+
+  /// Deletes a notification.
+  ///
+  /// - Throws: `UserFacingError.notFound` when the inbox has no notification with `id`.
+  @discardableResult
+  package func delete(_ id: String) throws -> [NotificationEvent] {
+    try writing { db in
+      try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
+      guard db.changes == 1 else { throw UserFacingError.notFound }
+      return [try Self.log(.deleted(id: id), in: db)]
+    }
+  }
+
+  /// Deletes every notification.
+  @discardableResult
+  package func deleteAll() throws -> [NotificationEvent] {
+    try writing { db in
+      try db.execute("DELETE FROM notifications")
+      return [try Self.log(.snapshot([]), in: db)]
+    }
+  }
+
+  /// Saves `value` under `key`.
+  package func saveSetting(_ value: Data, forKey key: String) throws {
+    try writing { db in
+      try db.execute(
+        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [.text(key), .blob(value)])
+    }
+  }
+
+  /// Replaces everything with `document`'s notifications, changes and settings: the import of
+  /// an inbox file of the JSON format, in one transaction.
+  package func importDocument(_ document: InboxDocument) throws {
+    try writing { db in
+      for notification in document.notifications {
+        try db.execute(
+          """
+          INSERT INTO notifications (id, type, timestamp, is_read, json) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (id) DO UPDATE SET type = excluded.type, timestamp = excluded.timestamp,
+            is_read = excluded.is_read, json = excluded.json
+          """,
+          try Self.row(notification))
+      }
+      for (key, value) in document.settings {
+        try db.execute(
+          "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          [.text(key), .blob(value)])
+      }
+      // The file's cursors go on: a client that caught up from the file catches up from here.
+      for change in document.changes {
+        let (kind, id, json) = try Self.columns(of: change.change)
+        try db.execute(
+          "INSERT INTO changes (cursor, kind, id, json) VALUES (?, ?, ?, ?)",
+          [.integer(Int64(change.cursor)), .text(kind), .init(id), .init(json)])
+      }
+      if document.cursor > 0 {
+        try db.execute(
+          "INSERT OR REPLACE INTO sqlite_sequence (name, seq) VALUES ('changes', ?)",
+          [.integer(Int64(document.cursor))])
+      }
+    }
+  }
+
+  // MARK: Rows
+
+  private static func notification(_ row: SQLiteStatement) throws(SQLiteError) -> NotificationData {
+    var notification: NotificationData
+    do {
+      notification = try JSONDecoder().decode(NotificationData.self, from: row.data(at: 0))
+    } catch {
+      throw SQLiteError(
+        extendedCode: 11, message: "a stored notification is not valid JSON: \(error)")
+    }
+    notification.timestamp = Date(timeIntervalSinceReferenceDate: row.real(at: 1))
+    notification.isRead = row.bool(at: 2)
+    return notification
+  }
+
+  private static func notification(_ id: String, in db: SQLiteConnection) throws(SQLiteError)
+    -> NotificationData?
+  {
+    try db.statement("SELECT json, timestamp, is_read FROM notifications WHERE id = ?")
+      .firstRow([.text(id)], notification)
+  }
+
+  private static func row(_ notification: NotificationData) throws -> [SQLiteValue] {
+    [
+      .text(notification.id), .text(notification.type.rawValue),
+      .real(notification.timestamp.timeIntervalSinceReferenceDate), .init(notification.isRead),
+      .blob(try JSONEncoder().encode(notification)),
+    ]
+  }
+
+  private static func unreadCount(_ db: SQLiteConnection) throws(SQLiteError) -> Int {
+    try db.statement("SELECT unread FROM counts").firstRow { $0.int(at: 0) } ?? 0
+  }
+
+  private static func latestCursor(_ db: SQLiteConnection) throws(SQLiteError) -> Int {
+    try db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
+      .firstRow { $0.int(at: 0) } ?? 0
+  }
+
+  /// Logs a change, trims the log, and returns the change as an event with its cursor.
+  private static func log(_ change: NotificationChange, in db: SQLiteConnection) throws
+    -> NotificationEvent
+  {
+    let (kind, id, json) = try columns(of: change)
+    try db.execute(
+      "INSERT INTO changes (kind, id, json) VALUES (?, ?, ?)", [.text(kind), .init(id), .init(json)])
+    let cursor = db.lastInsertRowID
+    if cursor % 100 == 0 {
+      try db.execute(
+        "DELETE FROM changes WHERE cursor <= ?", [.integer(cursor - Int64(changeLogLimit))])
+    }
+    return NotificationEvent(change, cursor: String(cursor))
+  }
+
+  private static func columns(of change: NotificationChange) throws -> (String, String?, Data?) {
+    let encoder = JSONEncoder()
+    switch change {
+    case .inserted(let notification):
+      return ("inserted", notification.id, try encoder.encode(notification))
+    case .updated(let notification):
+      return ("updated", notification.id, try encoder.encode(notification))
+    case .deleted(let id):
+      return ("deleted", id, nil)
+    case .snapshot(let notifications):
+      return ("snapshot", nil, try encoder.encode(notifications))
+    }
+  }
+
+  private static func event(_ row: SQLiteStatement) throws(SQLiteError) -> NotificationEvent {
+    let cursor = row.text(at: 0)
+    let decoder = JSONDecoder()
+    do {
+      switch row.text(at: 1) {
+      case "inserted":
+        return NotificationEvent(
+          .inserted(try decoder.decode(NotificationData.self, from: row.data(at: 3))), cursor: cursor)
+      case "updated":
+        return NotificationEvent(
+          .updated(try decoder.decode(NotificationData.self, from: row.data(at: 3))), cursor: cursor)
+      case "deleted":
+        return NotificationEvent(.deleted(id: row.text(at: 2)), cursor: cursor)
+      case "snapshot":
+        return NotificationEvent(
+          .snapshot(try decoder.decode([NotificationData].self, from: row.data(at: 3))),
+          cursor: cursor)
+      case let kind:
+        throw SQLiteError(extendedCode: 11, message: "a logged change has the unknown kind \(kind)")
+      }
+    } catch let error as SQLiteError {
+      throw error
+    } catch {
+      throw SQLiteError(extendedCode: 11, message: "a logged change is not valid JSON: \(error)")
+    }
+  }
+
+  // MARK: Errors
+
+  private func reading<Result: Sendable>(
+    _ body: (SQLiteConnection) throws -> Result
+  ) throws(InboxError) -> Result {
+    do {
+      return try queue.read(body)
+    } catch {
+      throw Self.inboxError(error, path: url.path)
+    }
+  }
+
+  /// A write transaction; a `UserFacingError` the body throws (not found) passes through.
+  private func writing<Result: Sendable>(
+    _ body: (SQLiteConnection) throws -> Result
+  ) throws -> Result {
+    do {
+      return try queue.write(body)
+    } catch let error as UserFacingError {
+      throw error
+    } catch {
+      throw Self.inboxError(error, path: url.path)
+    }
+  }
+
+  static func inboxError(_ error: any Error, path: String) -> InboxError {
+    switch error {
+    case let error as InboxError:
+      return error
+    case let error as SQLiteError where error.isCorrupt:
+      return .corrupt(path: path, reason: error.message)
+    case let error as SQLiteError where error.isBusy:
+      return .lockFailed(path: path, reason: "another process kept the inbox busy: \(error.message)")
+    case let error as SQLiteError:
+      return .notWritable(path: path, reason: error.description)
+    case SQLiteMigrationError.newerSchema(let unknown):
+      return .newerSchema(
+        path: path, found: migrator.names.count + unknown.count, supported: migrator.names.count)
+    default:
+      return .unreadable(path: path, reason: "\(error)")
+    }
+  }
+}
