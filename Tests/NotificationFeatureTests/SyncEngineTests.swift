@@ -1,0 +1,124 @@
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+/// The sync engine alone: supersession, rollback, the outbox's retries, backoff and give-up, and
+/// its writes to the settings. The notification center's list is not here: the engine only says
+/// what to roll back.
+@MainActor
+struct SyncEngineTests {
+  typealias PendingChange = NotificationsFeature.PendingChange
+  typealias OutboxEntry = NotificationsFeature.OutboxEntry
+  typealias SavedOutbox = NotificationsFeature.SavedOutbox
+
+  let read = PendingChange.setRead(id: "n1", isRead: true, previous: false)
+  let unread = PendingChange.setRead(id: "n1", isRead: false, previous: true)
+  let readN2 = PendingChange.setRead(id: "n2", isRead: true, previous: false)
+
+  /// A change to n1 queued after a network error, as a previous action left it.
+  var queuedRead: NotificationSyncEngine.State {
+    var state = NotificationSyncEngine.State()
+    state.outbox = [.markAsRead("n1")]
+    state.outboxRollbacks = [.markAsRead("n1"): read]
+    return state
+  }
+
+  // MARK: Supersession
+
+  @Test func aNewerChangeSupersedesWhatIsQueuedForTheSameNotifications() {
+    var state = queuedRead
+    state.outbox.append(.markAsRead("n2"))
+    state.outboxRollbacks[.markAsRead("n2")] = readN2
+    let id = perform(unread, sending: .markAsUnread("n1"), in: &state)
+    var expected = queuedRead
+    expected.pendingChanges = [id: unread]
+    expected.outbox = [.markAsRead("n2")]
+    expected.outboxRollbacks[.markAsRead("n2")] = readN2
+    expected.superseded = [id: [.markAsRead("n1")]]
+    #expect(state == expected)
+  }
+
+  @Test func aClearAllSupersedesEverythingQueued() {
+    var state = queuedRead
+    state.outbox.append(.delete("n2"))
+    let clear = PendingChange.clearAll([Fixtures.feed[0]])
+    let id = perform(clear, sending: .deleteAll, in: &state)
+    #expect(state.outbox == [])
+    #expect(state.superseded == [id: [.markAsRead("n1"), .delete("n2")]])
+  }
+
+  @Test func whatAConfirmedChangeSupersededIsDroppedAndForgotten() async {
+    var state = queuedRead
+    let id = perform(unread, sending: .markAsUnread("n1"), in: &state)
+    let store = makeEngineStore(state)
+    await store.send(.changeSucceeded(id)) {
+      $0.pendingChanges = [:]
+      $0.superseded = [:]
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+  }
+
+  @Test func whatAChangeThatFailsForGoodSupersededIsQueuedAgainAndSent() async {
+    var state = queuedRead
+    let id = perform(unread, sending: .markAsUnread("n1"), in: &state)
+    let store = makeEngineStore(state)
+    await store.send(.changeFailed(id, .server(status: 400))) {
+      $0.pendingChanges = [:]
+      $0.superseded = [:]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
+    }
+    await store.receive(.delegate(.rollBack(unread, error: .server(status: 400))))
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+  }
+
+  // MARK: Helpers
+
+  /// Performs `change` on `state` as the notification center does, with incrementing ids
+  /// starting after the ones `state` has, and returns the change's id.
+  func perform(
+    _ change: PendingChange, sending request: OutboxEntry,
+    in state: inout NotificationSyncEngine.State
+  ) -> UUID {
+    let id = UUID(UInt64(100 + state.pendingChanges.count))
+    withDependencies {
+      $0.uuid = .constant(id)
+    } operation: {
+      _ = NotificationSyncEngine().perform(change, sending: request, in: &state)
+    }
+    return id
+  }
+
+  func makeEngineStore(
+    _ state: NotificationSyncEngine.State,
+    _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
+  ) -> TestStore<NotificationSyncEngine.State, NotificationSyncEngine.Action> {
+    let store = TestStore(
+      initialState: state,
+      reducer: { NotificationSyncEngine() },
+      withDependencies: {
+        $0.useFeatureDefaults()
+        $0.notificationClient.markAsRead = { _ in }
+        $0.notificationClient.markAsUnread = { _ in }
+        $0.notificationClient.delete = { _ in }
+        $0.notificationClient.deleteAll = {}
+        $0.notificationClient.markAllAsRead = { _ in }
+        prepare(&$0)
+      }
+    )
+    store.timeout = featureTestTimeout
+    return store
+  }
+}
