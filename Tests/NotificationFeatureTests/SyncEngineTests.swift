@@ -84,6 +84,40 @@ struct SyncEngineTests {
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
   }
 
+  /// Found while writing the invariants down: a queued entry and a superseded one that are equal
+  /// (the same change made again after a newer one replaced the first) shared what is kept
+  /// about them, so confirming the newer change forgot how to undo the queued one, and its
+  /// failure for good left the list read while the backend had it unread.
+  @Test func confirmingAChangeKeepsHowToUndoAnEqualChangeQueuedSince() async {
+    var state = queuedRead
+    let unreadID = perform(unread, sending: .markAsUnread("n1"), in: &state)
+    let readAgainID = perform(read, sending: .markAsRead("n1"), in: &state)
+    let clock = TestClock()
+    let store = makeEngineStore(state) { $0.continuousClock = clock }
+    await store.send(.changeFailed(readAgainID, .network)) {
+      $0.pendingChanges = [unreadID: unread]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.send(.changeSucceeded(unreadID)) {
+      $0.pendingChanges = [:]
+      $0.superseded = [:]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.send(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.delegate(.rollBack(read, error: .server(status: 400))))
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.skipInFlightEffects()
+  }
+
   // MARK: Helpers
 
   /// Performs `change` on `state` as the notification center does, with incrementing ids

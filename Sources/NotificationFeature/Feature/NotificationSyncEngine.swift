@@ -39,10 +39,13 @@ import Loom
 //    not sent while superseded (only `outbox.first` is ever sent).
 // 4. Every count in `outboxFailures` is between 1 and `maximumOutboxAttempts - 1`: the failure
 //    that would reach the maximum gives the entry up instead.
-// 5. `outboxBeingSaved` is non-nil exactly while one write of the outbox is in flight, and is
+// 5. Every key of `outboxRollbacks` and of `outboxFailures` is queued in `outbox` or superseded
+//    in `superseded`: what is kept about an entry is forgotten once it is in neither, and kept
+//    while it is in either (an entry queued again while an equal one is superseded shares it).
+// 6. `outboxBeingSaved` is non-nil exactly while one write of the outbox is in flight, and is
 //    what that write holds. At most one write is in flight; when it finishes, the outbox as it
 //    is then is written if it differs, so the last write is always the latest outbox.
-// 6. A restored outbox never replaces what this launch queued: its entries are merged after
+// 7. A restored outbox never replaces what this launch queued: its entries are merged after
 //    them (`enqueue`), each with what the previous launch kept about it unless this launch
 //    already keeps something.
 
@@ -162,10 +165,17 @@ public struct NotificationSyncEngine: Reducer {
         failures: outboxFailures.filter { queued.contains($0.key) })
     }
 
-    /// Forgets what is kept about an entry: how to undo it and how often it failed.
-    mutating func forget(_ entry: OutboxEntry) {
-      outboxRollbacks.removeValue(forKey: entry)
-      outboxFailures.removeValue(forKey: entry)
+    /// Forgets what is kept about the entries neither queued nor superseded any more: how to
+    /// undo each and how often it failed. Entries are values, so an entry queued again while an
+    /// equal one is superseded shares what is kept with it, which stays until both are gone.
+    ///
+    /// - Complexity: O(*q* + *s* + *k*) for *q* queued entries, *s* superseded ones and *k*
+    ///   kept rollbacks and failure counts.
+    mutating func forgetEntriesNoLongerHeld() {
+      var held = Set(outbox)
+      for entries in superseded.values { held.formUnion(entries) }
+      outboxRollbacks = outboxRollbacks.filter { held.contains($0.key) }
+      outboxFailures = outboxFailures.filter { held.contains($0.key) }
     }
   }
 
@@ -261,28 +271,27 @@ public struct NotificationSyncEngine: Reducer {
     switch action {
     case .changeSucceeded(let changeID):
       state.pendingChanges.removeValue(forKey: changeID)
-      guard let replaced = state.superseded.removeValue(forKey: changeID) else { return .none }
-      for entry in replaced { state.forget(entry) }
+      guard state.superseded.removeValue(forKey: changeID) != nil else { return .none }
+      state.forgetEntriesNoLongerHeld()
       return saveOutbox(&state)
 
     case .changeFailed(let changeID, let error):
       guard let change = state.pendingChanges.removeValue(forKey: changeID) else { return .none }
       let replaced = state.superseded.removeValue(forKey: changeID) ?? []
       if error.isRetryable {
-        for entry in replaced { state.forget(entry) }
+        state.forgetEntriesNoLongerHeld()
         let entry = change.outboxEntry
-        let before = state.outbox
         state.outbox.enqueue(entry)
         if state.outbox.contains(entry) {
           state.outboxRollbacks[entry] = change
         }
-        for cancelled in before where !state.outbox.contains(cancelled) {
-          state.forget(cancelled)
-        }
+        // Entries the new one cancelled out are gone.
+        state.forgetEntriesNoLongerHeld()
         return .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0))
       }
       // What the failed change had replaced is still owed to the backend.
       for entry in replaced { state.outbox.enqueue(entry) }
+      state.forgetEntriesNoLongerHeld()
       return .merge(
         .send(.delegate(.rollBack(change, error: error))),
         replaced.isEmpty ? .none : .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0)))
@@ -298,6 +307,7 @@ public struct NotificationSyncEngine: Reducer {
           state.outboxFailures[entry] = failures
         }
       }
+      state.forgetEntriesNoLongerHeld()
       let save = state.saved == saved ? Effect<Action>.none : saveOutbox(&state)
       return .concatenate(save, .send(.retryOutbox(attempt: 0)))
 
@@ -321,7 +331,7 @@ public struct NotificationSyncEngine: Reducer {
 
     case .outboxEntrySent(let entry):
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
-      state.forget(entry)
+      state.forgetEntriesNoLongerHeld()
       return .concatenate(
         saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
 
@@ -341,7 +351,7 @@ public struct NotificationSyncEngine: Reducer {
       // and the optimistic change it carried is undone.
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
       let change = state.outboxRollbacks[entry]
-      state.forget(entry)
+      state.forgetEntriesNoLongerHeld()
       return .merge(
         .send(.delegate(.rollBack(change, error: shown))),
         .concatenate(
