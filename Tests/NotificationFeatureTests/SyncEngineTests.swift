@@ -118,6 +118,167 @@ struct SyncEngineTests {
     await store.skipInFlightEffects()
   }
 
+  // MARK: Failures
+
+  @Test func aChangeThatFailsForGoodIsRolledBackWithItsError() async {
+    var state = NotificationSyncEngine.State()
+    let id = perform(readN2, sending: .markAsRead("n2"), in: &state)
+    let store = makeEngineStore(state)
+    await store.send(.changeFailed(id, .unauthorized)) { $0.pendingChanges = [:] }
+    await store.receive(.delegate(.rollBack(readN2, error: .unauthorized)))
+  }
+
+  @Test func aChangeThatFailsForNowIsQueuedWithItsRollbackAndSentAfterABackoff() async {
+    var state = NotificationSyncEngine.State()
+    let id = perform(read, sending: .markAsRead("n1"), in: &state)
+    let clock = TestClock()
+    let store = makeEngineStore(state) { $0.continuousClock = clock }
+    await store.send(.changeFailed(id, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks = [.markAsRead("n1"): read]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    // The first retry waits 1 s times a jitter of 0.5 to 1.
+    await clock.advance(by: .milliseconds(499))
+    // Nothing was received yet: the store fails a send while a received action is unasserted.
+    await store.send(.outboxSaved)
+    await clock.advance(by: .milliseconds(501))
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.finish()
+  }
+
+  @Test func eachFailureOfAQueuedChangeIsCountedAndTheNextRetryWaitsLonger() async {
+    let clock = TestClock()
+    let store = makeEngineStore(queuedRead) { $0.continuousClock = clock }
+    await store.send(.outboxEntryFailed(.markAsRead("n1"), .network, attempt: 0)) {
+      $0.outboxFailures = [.markAsRead("n1"): 1]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read],
+        failures: [.markAsRead("n1"): 1])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    // The second retry waits 2 s times the jitter: not before 1 s, by 2 s.
+    await clock.advance(by: .milliseconds(999))
+    // Nothing was received yet: the store fails a send while a received action is unasserted.
+    await store.send(.outboxSaved)
+    await clock.advance(by: .milliseconds(1_001))
+    await store.receive(.retryOutbox(attempt: 1))
+    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxFailures = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.finish()
+  }
+
+  @Test func aQueuedChangeIsGivenUpAndRolledBackAtTheMaximumAttempts() async {
+    var state = queuedRead
+    state.outboxFailures = [.markAsRead("n1"): NotificationSyncEngine.maximumOutboxAttempts - 1]
+    let store = makeEngineStore(state)
+    await store.send(.outboxEntryFailed(.markAsRead("n1"), .network, attempt: 3)) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxFailures = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.delegate(.rollBack(read, error: .outboxGaveUp)))
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+  }
+
+  @Test func aQueuedChangeThatFailsForGoodIsRolledBackAndTheNextOneIsSent() async {
+    var state = queuedRead
+    state.outbox.append(.markAsRead("n2"))
+    state.outboxRollbacks[.markAsRead("n2")] = readN2
+    let store = makeEngineStore(state)
+    await store.send(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)) {
+      $0.outbox = [.markAsRead("n2")]
+      $0.outboxRollbacks = [.markAsRead("n2"): readN2]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n2")], rollbacks: [.markAsRead("n2"): readN2])
+    }
+    await store.receive(.delegate(.rollBack(read, error: .server(status: 400))))
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+  }
+
+  // MARK: Saving and restoring
+
+  @Test func outboxWritesNeverOverlapAndTheLastIsTheLatestOutbox() async {
+    let settings = ControlledSettings()
+    let key = NotificationsFeature.SettingsKey.outbox
+    let first = SavedOutbox(entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
+    let second = SavedOutbox(
+      entries: [.markAsRead("n1"), .markAsRead("n2")],
+      rollbacks: [.markAsRead("n1"): read, .markAsRead("n2"): readN2])
+    let firstWrite = settings.holdWrites(of: first, forKey: key)
+    var state = NotificationSyncEngine.State()
+    let readID = perform(read, sending: .markAsRead("n1"), in: &state)
+    let readN2ID = perform(readN2, sending: .markAsRead("n2"), in: &state)
+    let store = makeEngineStore(state) {
+      $0.settingsClient = settings.client
+      $0.continuousClock = TestClock()
+    }
+    await store.send(.changeFailed(readID, .network)) {
+      $0.pendingChanges = [readN2ID: readN2]
+      $0.outbox = [.markAsRead("n1")]
+      $0.outboxRollbacks = [.markAsRead("n1"): read]
+      $0.outboxBeingSaved = first
+    }
+    // No second write starts while the first is in flight.
+    await store.send(.changeFailed(readN2ID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsRead("n1"), .markAsRead("n2")]
+      $0.outboxRollbacks = [.markAsRead("n1"): read, .markAsRead("n2"): readN2]
+    }
+    firstWrite.resume()
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = second }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    #expect(settings.writes(of: SavedOutbox.self, forKey: key) == [first, second])
+    await store.skipInFlightEffects()
+  }
+
+  @Test func aRestoredOutboxIsMergedAfterWhatIsQueuedWithWhatItKeptAboutEachEntry() async {
+    let restored = SavedOutbox(
+      entries: [.markAsUnread("n1"), .markAsRead("n2")], rollbacks: [.markAsRead("n2"): readN2],
+      failures: [.markAsRead("n2"): 3])
+    let store = makeEngineStore(queuedRead)
+    // The restored unread of n1 cancels the read queued in this launch.
+    await store.send(.outboxRestored(restored)) {
+      $0.outbox = [.markAsRead("n2")]
+      $0.outboxRollbacks = [.markAsRead("n2"): readN2]
+      $0.outboxFailures = [.markAsRead("n2"): 3]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsRead("n2")], rollbacks: [.markAsRead("n2"): readN2],
+        failures: [.markAsRead("n2"): 3])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxFailures = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+  }
+
   // MARK: Helpers
 
   /// Performs `change` on `state` as the notification center does, with incrementing ids

@@ -28,15 +28,17 @@ import Loom
 //                                         change is confirmed or queued, queued again if it
 //                                         fails for good
 //
-// Invariants, true after every action (`SyncEngineTests` checks them after random sequences):
+// Invariants, true after every action (`SyncEngineInvariantTests` checks them after random
+// sequences of actions):
 //
 // 1. A change is in `pendingChanges` from the moment it is performed until its call finishes:
 //    `changeSucceeded` or `changeFailed` with its id removes it, and nothing else does. Exactly
 //    one call is in flight for each id, so each id finishes once.
 // 2. Every key of `superseded` is a key of `pendingChanges`: an entry is superseded only while
 //    the change that replaced it is in flight, and is dropped or queued again when it finishes.
-// 3. An entry in `superseded` was in the outbox when it was superseded and left it then; it is
-//    not sent while superseded (only `outbox.first` is ever sent).
+// 3. Every list in `superseded` is non-empty, and its entries left the outbox when they were
+//    superseded. Only `outbox.first` is ever sent, so a superseded entry is not sent unless an
+//    equal one is queued again meanwhile.
 // 4. Every count in `outboxFailures` is between 1 and `maximumOutboxAttempts - 1`: the failure
 //    that would reach the maximum gives the entry up instead.
 // 5. Every key of `outboxRollbacks` and of `outboxFailures` is queued in `outbox` or superseded
@@ -44,10 +46,15 @@ import Loom
 //    while it is in either (an entry queued again while an equal one is superseded shares it).
 // 6. `outboxBeingSaved` is non-nil exactly while one write of the outbox is in flight, and is
 //    what that write holds. At most one write is in flight; when it finishes, the outbox as it
-//    is then is written if it differs, so the last write is always the latest outbox.
+//    is then is written if it differs. So with no write in flight and no change pending, the
+//    last write is the outbox. (A change in flight does not write the outbox it superseded
+//    entries of: until it finishes, the saved outbox still has them, and a relaunch meanwhile
+//    sends them again.)
 // 7. A restored outbox never replaces what this launch queued: its entries are merged after
 //    them (`enqueue`), each with what the previous launch kept about it unless this launch
 //    already keeps something.
+// 8. Every queued entry has a rollback, so a change that fails for good when retried is undone
+//    exactly, unless it was restored from an outbox an older version saved without them.
 
 /// The sync engine of ``NotificationsFeature``: the optimistic changes waiting for the backend,
 /// the outbox of changes to send again, supersession and rollback. It owns no part of the list;
@@ -264,7 +271,8 @@ public struct NotificationSyncEngine: Reducer {
         (try? decoder.decode(SavedOutbox.self, from: data))
         ?? (try? decoder.decode([OutboxEntry].self, from: data)).map { SavedOutbox(entries: $0) }
       if let saved, !saved.entries.isEmpty { await send(.outboxRestored(saved)) }
-    } catch: { _, _ in }
+    } catch: { _, _ in
+    }
   }
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
