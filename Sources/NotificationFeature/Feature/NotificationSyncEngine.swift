@@ -107,7 +107,7 @@ public struct NotificationSyncEngine: Reducer {
     /// The notification with every change still pending or queued for it applied, or `nil`
     /// when one of them deletes it: how a notification the backend sends is listed.
     ///
-    /// - Complexity: O(*p* + *q*) for *p* pending changes and *q* queued ones.
+    /// - Complexity: O(*c*) for *c* notification ids in the pending and queued changes.
     public func applyingPendingChanges(to incoming: NotificationData) -> NotificationData? {
       var notification = incoming
       for change in pendingChanges.values {

@@ -17,6 +17,9 @@ import Loom
 ///
 /// A shell embeds it with `Scope` and handles its ``Action/delegate(_:)`` actions: navigation,
 /// the unread count for a badge, banners to present and errors.
+///
+/// How its changes reach the backend (pending changes, the outbox, supersession, rollback) is
+/// the job of ``NotificationSyncEngine``, a child it scopes to at ``State/sync``.
 public struct NotificationsFeature: Reducer {
   public struct State: Equatable, Sendable {
     /// Every notification, newest first, unique by id, with the unread count and the
