@@ -70,7 +70,7 @@ func runDemo(renderer: Renderer) async throws(CLIError) {
   step("A network error: the change waits in the outbox and is retried")
   faults.withLock { $0 = [.network] }
   await session.send(.delete(first.id))
-  print("→ outbox: \(session.feature.outbox.count) waiting; \(first.id) gone: \(session.feature.notifications[id: first.id] == nil)")
+  print("→ outbox: \(session.feature.sync.outbox.count) waiting; \(first.id) gone: \(session.feature.notifications[id: first.id] == nil)")
 
   step("The inbox afterwards")
   try await session.load()

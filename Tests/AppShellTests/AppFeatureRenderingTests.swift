@@ -74,13 +74,16 @@ struct AppFeatureRenderingTests {
     }
     await store.send(.notifications(.markAsRead("n1"))) {
       $0.notifications.notifications[id: "n1"]?.isRead = true
-      $0.notifications.pendingChanges[AppFeatureTests.changeID] =
+      $0.notifications.sync.pendingChanges[AppFeatureTests.changeID] =
         .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
-    await store.receive(.notifications(.changeFailed(AppFeatureTests.changeID, .notFound))) {
+    await store.receive(.notifications(.sync(.changeFailed(AppFeatureTests.changeID, .notFound)))) {
+      $0.notifications.sync.pendingChanges = [:]
+    }
+    let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.receive(.notifications(.sync(.delegate(.rollBack(change, error: .notFound))))) {
       $0.notifications.notifications[id: "n1"]?.isRead = false
-      $0.notifications.pendingChanges = [:]
       $0.notifications.error = .notFound
     }
     await store.receive(.notifications(.delegate(.errorOccurred(.notFound)))) {

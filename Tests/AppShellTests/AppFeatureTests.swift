@@ -46,7 +46,7 @@ struct AppFeatureTests {
     let store = makeStore()
     await store.send(.notifications(.notificationTapped("n1"))) {
       $0.notifications.notifications[id: "n1"]?.isRead = true
-      $0.notifications.pendingChanges[Self.changeID] =
+      $0.notifications.sync.pendingChanges[Self.changeID] =
         .setRead(id: "n1", isRead: true, previous: false)
       $0.notifications.lastTap = .navigated(id: "n1")
     }
@@ -56,8 +56,8 @@ struct AppFeatureTests {
       $0.selectedPingID = "p1"
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
-    await store.receive(.notifications(.changeSucceeded(Self.changeID))) {
-      $0.notifications.pendingChanges = [:]
+    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID)))) {
+      $0.notifications.sync.pendingChanges = [:]
     }
     #expect(store.state.badgeText == "")
   }
@@ -115,7 +115,7 @@ struct AppFeatureTests {
     }
     await store.receive(.notifications(.notificationResponse(tap))) {
       $0.notifications.notifications[id: "n1"]?.isRead = true
-      $0.notifications.pendingChanges[Self.changeID] =
+      $0.notifications.sync.pendingChanges[Self.changeID] =
         .setRead(id: "n1", isRead: true, previous: false)
       $0.notifications.lastTap = .navigated(id: "n1")
     }
@@ -133,8 +133,8 @@ struct AppFeatureTests {
       $0.pushRegistration.authorization = .denied
     }
     markRead.continuation.yield()
-    await store.receive(.notifications(.changeSucceeded(Self.changeID))) {
-      $0.notifications.pendingChanges = [:]
+    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID)))) {
+      $0.notifications.sync.pendingChanges = [:]
     }
   }
 

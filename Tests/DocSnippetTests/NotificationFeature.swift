@@ -79,11 +79,14 @@ let feed = [
   }
   await store.send(.markAsRead("n1")) {
     $0.notifications[id: "n1"]?.isRead = true
-    $0.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
+    $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
   }
   await store.receive(.delegate(.unreadCountChanged(1)))
-  await store.receive(.changeFailed(UUID(0), .notFound)) {
-    $0.pendingChanges = [:]
+  await store.receive(.sync(.changeFailed(UUID(0), .notFound))) {
+    $0.sync.pendingChanges = [:]
+  }
+  let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+  await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
     $0.notifications[id: "n1"]?.isRead = false
     $0.error = .notFound
   }

@@ -36,10 +36,10 @@ struct HighlightsAndNoticesTests {
     await store.send(.markTargetRead(.contact("c1"))) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.notifications[id: "n5"]?.isRead = true
-      $0.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
+      $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
     #expect(store.state.highlightedEntities == [.alert("a1")])
   }
 
@@ -54,12 +54,15 @@ struct HighlightsAndNoticesTests {
     await store.send(.markTargetRead(.contact("c1"))) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.notifications[id: "n5"]?.isRead = true
-      $0.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
+      $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     // Only the two it marked read become unread again; n6 was read before and stays read.
-    await store.receive(.changeFailed(changeID, .unauthorized)) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .unauthorized))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n5"])
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .unauthorized)))) {
       $0.notifications[id: "n1"]?.isRead = false
       $0.notifications[id: "n5"]?.isRead = false
       $0.error = .unauthorized

@@ -235,10 +235,10 @@ struct LifecycleTests {
     let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
     // Already read: nothing changes, so nothing is sent.
     await store.send(.markAsRead("n1"))
     // The list changes but the count does not.
@@ -249,9 +249,9 @@ struct LifecycleTests {
     }
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
   }
 }

@@ -105,21 +105,22 @@ struct ModelBasedTests {
       #expect(counts.last == state.unreadCount, "\(message)")
       #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 != $1 }, "\(message)")
       // With nothing queued or in flight, the feature and the backend agree after every step.
-      if state.outbox.isEmpty, state.pendingChanges.isEmpty,
+      if state.sync.outbox.isEmpty, state.sync.pendingChanges.isEmpty,
         state.notifications.filter({ !$0.isLocal }).map(Snapshot.init)
           != backend.notifications.map(Snapshot.init)
       {
-        Issue.record("\(message): the feature and the backend disagree; outbox \(state.outbox)")
+        Issue.record(
+          "\(message): the feature and the backend disagree; outbox \(state.sync.outbox)")
         for line in traceLog.withLock({ $0.suffix(12) }) { print("  ACTION \(line)") }
         return
       }
     }
     // Drain the outbox with the faults off, then compare with the backend.
     backend.updateFaults { $0 = .init() }
-    while !store.state.outbox.isEmpty {
-      await store.send(.retryOutbox(attempt: 0)).finish()
+    while !store.state.sync.outbox.isEmpty {
+      await store.send(.sync(.retryOutbox(attempt: 0))).finish()
     }
-    #expect(store.state.pendingChanges.isEmpty, "seed \(seed)")
+    #expect(store.state.sync.pendingChanges.isEmpty, "seed \(seed)")
     #expect(
       store.state.notifications.filter { !$0.isLocal }.map(Snapshot.init)
         == backend.notifications.map(Snapshot.init),

@@ -12,10 +12,10 @@ struct OptimisticChangeTests {
     let store = makeStore { $0.notificationClient.markAsRead = { _ in } }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aLiveUpdateWhileAChangeIsPendingDoesNotUndoIt() async {
@@ -25,7 +25,7 @@ struct OptimisticChangeTests {
     }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     var stale = Fixtures.feed[0]
@@ -35,18 +35,21 @@ struct OptimisticChangeTests {
       $0.notifications[id: "n1"]?.title = "Edited"
     }
     gate.continuation.yield()
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aPermanentFailureRollsBackExactlyThatChangeAndShowsTheError() async {
     let store = makeStore { $0.notificationClient.markAsRead = { _ in throw UserFacingError.notFound } }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .notFound)) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .notFound))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.notifications[id: "n1"]?.isRead = false
       $0.error = .notFound
     }
@@ -61,11 +64,14 @@ struct OptimisticChangeTests {
     }
     await store.send(.markAsUnread("n3")) {
       $0.notifications[id: "n3"]?.isRead = false
-      $0.pendingChanges[changeID] = .setRead(id: "n3", isRead: false, previous: true)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n3", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(3)))
-    await store.receive(.changeFailed(changeID, .notFound)) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .notFound))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.setRead(id: "n3", isRead: false, previous: true)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.notifications[id: "n3"]?.isRead = true
       $0.error = .notFound
     }
@@ -78,11 +84,14 @@ struct OptimisticChangeTests {
     await store.send(.markAllAsRead) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.notifications[id: "n2"]?.isRead = true
-      $0.pendingChanges[changeID] = .markAll(ids: ["n1", "n2"])
+      $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n2"])
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeFailed(changeID, .unauthorized)) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .unauthorized))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n2"])
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .unauthorized)))) {
       $0.notifications[id: "n1"]?.isRead = false
       $0.notifications[id: "n2"]?.isRead = false
       $0.error = .unauthorized
@@ -97,12 +106,15 @@ struct OptimisticChangeTests {
     let removed = Fixtures.feed[1]
     await store.send(.delete("n2")) {
       $0.notifications.remove(id: "n2")
-      $0.pendingChanges[changeID] = .delete(removed, index: 1)
+      $0.sync.pendingChanges[changeID] = .delete(removed, index: 1)
       $0.deletedIDs = ["n2"]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .server(status: 400))) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .server(status: 400)))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.delete(removed, index: 1)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
       $0.notifications.insert(removed, at: 1)
       $0.error = .server(status: 400)
     }
@@ -116,12 +128,15 @@ struct OptimisticChangeTests {
     }
     await store.send(.clearAll) {
       $0.notifications = []
-      $0.pendingChanges[changeID] = .clearAll(Fixtures.feed)
+      $0.sync.pendingChanges[changeID] = .clearAll(Fixtures.feed)
       $0.deletedIDs = ["n1", "n2", "n3"]
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeFailed(changeID, .server(status: 400))) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .server(status: 400)))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.clearAll(Fixtures.feed)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
       $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
       $0.error = .server(status: 400)
     }
@@ -141,18 +156,23 @@ struct OptimisticChangeTests {
     let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges[secondID] = nil }
+    await store.receive(.sync(.changeSucceeded(secondID))) {
+      $0.sync.pendingChanges[secondID] = nil
+    }
     gate.continuation.yield()
-    await store.receive(.changeFailed(changeID, .notFound)) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .notFound))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.error = .notFound
     }
     await store.receive(.delegate(.errorOccurred(.notFound)))
@@ -176,29 +196,34 @@ struct OptimisticChangeTests {
     let thirdID = UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID()
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges[secondID] = nil }
+    await store.receive(.sync(.changeSucceeded(secondID))) {
+      $0.sync.pendingChanges[secondID] = nil
+    }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     // The first read fails while the third is in flight: n1 stays as the third left it.
     failRead.continuation.yield()
-    await store.receive(.changeFailed(changeID, .notFound)) {
-      $0.pendingChanges[changeID] = nil
+    await store.receive(.sync(.changeFailed(changeID, .notFound))) {
+      $0.sync.pendingChanges[changeID] = nil
+    }
+    let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.error = .notFound
     }
     await store.receive(.delegate(.errorOccurred(.notFound)))
     confirmRead.continuation.yield()
-    await store.receive(.changeSucceeded(thirdID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(thirdID))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aFailedMarkAllLeavesAloneANotificationWithANewerChangeInFlight() async {
@@ -217,30 +242,35 @@ struct OptimisticChangeTests {
     await store.send(.markAllAsRead) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.notifications[id: "n2"]?.isRead = true
-      $0.pendingChanges[changeID] = .markAll(ids: ["n1", "n2"])
+      $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n2"])
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges[secondID] = nil }
+    await store.receive(.sync(.changeSucceeded(secondID))) {
+      $0.sync.pendingChanges[secondID] = nil
+    }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
     // Only n2 goes back to unread: n1 has a newer change in flight.
     failMarkAll.continuation.yield()
-    await store.receive(.changeFailed(changeID, .unauthorized)) {
-      $0.pendingChanges[changeID] = nil
+    await store.receive(.sync(.changeFailed(changeID, .unauthorized))) {
+      $0.sync.pendingChanges[changeID] = nil
+    }
+    let undone = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n2"])
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .unauthorized)))) {
       $0.notifications[id: "n2"]?.isRead = false
       $0.error = .unauthorized
     }
     await store.receive(.delegate(.errorOccurred(.unauthorized)))
     await store.receive(.delegate(.unreadCountChanged(1)))
     confirmRead.continuation.yield()
-    await store.receive(.changeSucceeded(thirdID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(thirdID))) { $0.sync.pendingChanges = [:] }
   }
 }

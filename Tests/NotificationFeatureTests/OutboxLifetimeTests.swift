@@ -27,7 +27,7 @@ struct OutboxLifetimeTests {
     await store.send(.markAsRead("n1"))
     await store.finish()
     #expect(store.state.notifications[id: "n1"]?.isRead == false)
-    #expect(store.state.outbox.isEmpty)
+    #expect(store.state.sync.outbox.isEmpty)
     #expect(store.state.error != nil)
     #expect(calls.withLock { $0 } < 40)
   }
@@ -41,7 +41,7 @@ struct OutboxLifetimeTests {
     }
     first.exhaustivity = .off
     await first.send(.markAsRead("n1"))
-    await first.receive(.changeFailed(changeID, .network))
+    await first.receive(.sync(.changeFailed(changeID, .network)))
     await first.skipInFlightEffects()
   }
 
@@ -65,15 +65,15 @@ struct OutboxLifetimeTests {
     }
     relaunched.exhaustivity = .off
     let appear = await relaunched.send(.onAppear)
-    await relaunched.receive(.retryOutbox(attempt: 0))
+    await relaunched.receive(.sync(.retryOutbox(attempt: 0)))
     page.resume(returning: NotificationPage(items: Fixtures.feed))
     await relaunched.receive(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true))
     #expect(relaunched.state.notifications[id: "n1"]?.isRead == true)
     refusal.resume()
     await relaunched.receive(
-      .outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0))
+      .sync(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)))
     #expect(relaunched.state.notifications[id: "n1"]?.isRead == false)
-    #expect(relaunched.state.outbox.isEmpty)
+    #expect(relaunched.state.sync.outbox.isEmpty)
     #expect(relaunched.state.error == .server(status: 400))
     await relaunched.send(.onDisappear)
     await appear.cancel()
@@ -89,41 +89,43 @@ struct OutboxLifetimeTests {
         throw UserFacingError.network
       }
     }
-    let maximum: Int = NotificationsFeature.maximumOutboxAttempts
+    let maximum: Int = NotificationSyncEngine.maximumOutboxAttempts
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = read
+      $0.sync.pendingChanges[changeID] = read
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [entry]
-      $0.outboxRollbacks = [entry: read]
-      $0.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [entry]
+      $0.sync.outboxRollbacks = [entry: read]
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [entry], rollbacks: [entry: read])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
     for failures in 1..<maximum {
-      await store.receive(.outboxEntryFailed(entry, .network, attempt: failures - 1)) {
-        $0.outboxFailures = [entry: failures]
-        $0.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+      await store.receive(.sync(.outboxEntryFailed(entry, .network, attempt: failures - 1))) {
+        $0.sync.outboxFailures = [entry: failures]
+        $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
           entries: [entry], rollbacks: [entry: read], failures: [entry: failures])
       }
-      await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-      await store.receive(.retryOutbox(attempt: failures))
+      await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+      await store.receive(.sync(.retryOutbox(attempt: failures)))
     }
-    await store.receive(.outboxEntryFailed(entry, .network, attempt: maximum - 1)) {
+    await store.receive(.sync(.outboxEntryFailed(entry, .network, attempt: maximum - 1))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxFailures = [:]
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
+    }
+    await store.receive(.sync(.delegate(.rollBack(read, error: .outboxGaveUp)))) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.outbox = []
-      $0.outboxRollbacks = [:]
-      $0.outboxFailures = [:]
       $0.error = .outboxGaveUp
-      $0.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
     }
     await store.receive(.delegate(.errorOccurred(.outboxGaveUp)))
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
     #expect(calls.withLock { $0 } == 1 + maximum)
   }
@@ -145,24 +147,24 @@ struct OutboxLifetimeTests {
       entries: [entry], rollbacks: [entry: read], failures: [entry: 1])
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = read
+      $0.sync.pendingChanges[changeID] = read
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [entry]
-      $0.outboxRollbacks = [entry: read]
-      $0.outboxBeingSaved = queued
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [entry]
+      $0.sync.outboxRollbacks = [entry: read]
+      $0.sync.outboxBeingSaved = queued
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     #expect(await saved(settings) == queued)
     await clock.advance(by: .seconds(1))
-    await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntryFailed(entry, .network, attempt: 0)) {
-      $0.outboxFailures = [entry: 1]
-      $0.outboxBeingSaved = failedOnce
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.outboxEntryFailed(entry, .network, attempt: 0))) {
+      $0.sync.outboxFailures = [entry: 1]
+      $0.sync.outboxBeingSaved = failedOnce
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     #expect(await saved(settings) == failedOnce)
 
     // A relaunch restores all of it, and counts on from there.
@@ -173,23 +175,25 @@ struct OutboxLifetimeTests {
       $0.settingsClient = settings
       $0.notificationClient.markAsRead = { _ in throw UserFacingError.server(status: 400) }
     }
-    await relaunched.send(.outboxRestored(failedOnce)) {
-      $0.outbox = [entry]
-      $0.outboxRollbacks = [entry: read]
-      $0.outboxFailures = [entry: 1]
+    await relaunched.send(.sync(.outboxRestored(failedOnce))) {
+      $0.sync.outbox = [entry]
+      $0.sync.outboxRollbacks = [entry: read]
+      $0.sync.outboxFailures = [entry: 1]
     }
-    await relaunched.receive(.retryOutbox(attempt: 0))
-    await relaunched.receive(.outboxEntryFailed(entry, .server(status: 400), attempt: 0)) {
+    await relaunched.receive(.sync(.retryOutbox(attempt: 0)))
+    await relaunched.receive(.sync(.outboxEntryFailed(entry, .server(status: 400), attempt: 0))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxFailures = [:]
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
+    }
+    await relaunched.receive(.sync(.delegate(.rollBack(read, error: .server(status: 400))))) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.outbox = []
-      $0.outboxRollbacks = [:]
-      $0.outboxFailures = [:]
       $0.error = .server(status: 400)
-      $0.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
     }
     await relaunched.receive(.delegate(.errorOccurred(.server(status: 400))))
     await relaunched.receive(.delegate(.unreadCountChanged(2)))
-    await relaunched.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await relaunched.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await relaunched.finish()
     #expect(await saved(settings) == NotificationsFeature.SavedOutbox(entries: []))
     await store.skipInFlightEffects()
@@ -211,31 +215,31 @@ struct OutboxLifetimeTests {
     let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = read
+      $0.sync.pendingChanges[changeID] = read
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [entry]
-      $0.outboxRollbacks = [entry: read]
-      $0.outboxBeingSaved = first
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [entry]
+      $0.sync.outboxRollbacks = [entry: read]
+      $0.sync.outboxBeingSaved = first
     }
     await store.send(.markAsRead("n2")) {
       $0.notifications[id: "n2"]?.isRead = true
-      $0.pendingChanges[secondID] = readN2
+      $0.sync.pendingChanges[secondID] = readN2
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
     // No second write starts while the first is in flight.
-    await store.receive(.changeFailed(secondID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [entry, .markAsRead("n2")]
-      $0.outboxRollbacks = [entry: read, .markAsRead("n2"): readN2]
+    await store.receive(.sync(.changeFailed(secondID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [entry, .markAsRead("n2")]
+      $0.sync.outboxRollbacks = [entry: read, .markAsRead("n2"): readN2]
     }
     let none: [NotificationsFeature.SavedOutbox] = []
     #expect(settings.writes(of: NotificationsFeature.SavedOutbox.self, forKey: outboxKey) == none)
     firstWrite.resume()
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = second }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = second }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     let written: [NotificationsFeature.SavedOutbox] = [first, second]
     #expect(
       settings.writes(of: NotificationsFeature.SavedOutbox.self, forKey: outboxKey) == written)

@@ -21,25 +21,25 @@ struct OutboxTests {
     }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [.markAsRead("n1")]
-      $0.outboxRollbacks[.markAsRead("n1")] = .setRead(id: "n1", isRead: true, previous: false)
-      $0.outboxBeingSaved = SavedOutbox(
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [.markAsRead("n1")]
+      $0.sync.outboxRollbacks[.markAsRead("n1")] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")],
         rollbacks: [.markAsRead("n1"): .setRead(id: "n1", isRead: true, previous: false)])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
-      $0.outbox = []
-      $0.outboxRollbacks = [:]
-      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     #expect(attempts.withLock { $0 } == 2)
   }
 
@@ -54,33 +54,35 @@ struct OutboxTests {
     let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = change
+      $0.sync.pendingChanges[changeID] = change
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [.markAsRead("n1")]
-      $0.outboxRollbacks = [.markAsRead("n1"): change]
-      $0.outboxBeingSaved = SavedOutbox(
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [.markAsRead("n1")]
+      $0.sync.outboxRollbacks = [.markAsRead("n1"): change]
+      $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 503), attempt: 0)) {
-      $0.outboxFailures = [.markAsRead("n1"): 1]
-      $0.outboxBeingSaved = SavedOutbox(
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(
+      .sync(.outboxEntryFailed(.markAsRead("n1"), .server(status: 503), attempt: 0))
+    ) {
+      $0.sync.outboxFailures = [.markAsRead("n1"): 1]
+      $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change],
         failures: [.markAsRead("n1"): 1])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 1))
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
-      $0.outbox = []
-      $0.outboxRollbacks = [:]
-      $0.outboxFailures = [:]
-      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.sync(.retryOutbox(attempt: 1)))
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxFailures = [:]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
   }
 
@@ -97,28 +99,33 @@ struct OutboxTests {
     let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = change
+      $0.sync.pendingChanges[changeID] = change
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [.markAsRead("n1")]
-      $0.outboxRollbacks = [.markAsRead("n1"): change]
-      $0.outboxBeingSaved = SavedOutbox(
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [.markAsRead("n1")]
+      $0.sync.outboxRollbacks = [.markAsRead("n1"): change]
+      $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)) {
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(
+      .sync(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0))
+    ) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.outbox = []
-      $0.outboxRollbacks = [:]
       $0.error = .server(status: 400)
-      $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
   }
 
@@ -140,36 +147,36 @@ struct OutboxTests {
     let read = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = read
+      $0.sync.pendingChanges[changeID] = read
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [.markAsRead("n1")]
-      $0.outboxRollbacks = [.markAsRead("n1"): read]
-      $0.outboxBeingSaved = SavedOutbox(
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [.markAsRead("n1")]
+      $0.sync.outboxRollbacks = [.markAsRead("n1"): read]
+      $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     // Reads would now reach the backend, so a retry of the queued one would show in `calls`.
     failReads.withLock { $0 = false }
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
-      $0.outbox = []
-      $0.superseded = [secondID: [.markAsRead("n1")]]
+      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.outbox = []
+      $0.sync.superseded = [secondID: [.markAsRead("n1")]]
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.changeSucceeded(secondID)) {
-      $0.pendingChanges = [:]
-      $0.superseded = [:]
-      $0.outboxRollbacks = [:]
-      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    await store.receive(.sync(.changeSucceeded(secondID))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.superseded = [:]
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     // The retry scheduled for the replaced entry finds the outbox empty and sends nothing.
     await clock.advance(by: .seconds(1))
-    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
     await store.finish()
     #expect(calls.withLock { $0 } == ["unread n1"])
   }
@@ -188,46 +195,49 @@ struct OutboxTests {
     let read = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = read
+      $0.sync.pendingChanges[changeID] = read
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeFailed(changeID, .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [.markAsRead("n1")]
-      $0.outboxRollbacks = [.markAsRead("n1"): read]
-      $0.outboxBeingSaved = SavedOutbox(
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [.markAsRead("n1")]
+      $0.sync.outboxRollbacks = [.markAsRead("n1"): read]
+      $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     var readN1 = Fixtures.feed[0]
     readN1.isRead = true
     await store.send(.delete("n1")) {
       $0.notifications.remove(id: "n1")
-      $0.pendingChanges[secondID] = .delete(readN1, index: 0)
-      $0.outbox = []
-      $0.superseded = [secondID: [.markAsRead("n1")]]
+      $0.sync.pendingChanges[secondID] = .delete(readN1, index: 0)
+      $0.sync.outbox = []
+      $0.sync.superseded = [secondID: [.markAsRead("n1")]]
       $0.deletedIDs = ["n1"]
     }
     // The delete failing for good brings n1 back read, and the read it replaced is queued again.
-    await store.receive(.changeFailed(secondID, .server(status: 400))) {
-      $0.pendingChanges = [:]
-      $0.superseded = [:]
-      $0.notifications.insert(readN1, at: 0)
-      $0.outbox = [.markAsRead("n1")]
-      $0.error = .server(status: 400)
-      $0.outboxBeingSaved = SavedOutbox(
+    await store.receive(.sync(.changeFailed(secondID, .server(status: 400)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.superseded = [:]
+      $0.sync.outbox = [.markAsRead("n1")]
+      $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
-    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await clock.advance(by: .seconds(1))
-    await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
-      $0.outbox = []
-      $0.outboxRollbacks = [:]
-      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    let undone = NotificationsFeature.PendingChange.delete(readN1, index: 0)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
+      $0.notifications.insert(readN1, at: 0)
+      $0.error = .server(status: 400)
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
     #expect(reads.withLock { $0 } == 2)
   }
@@ -239,21 +249,21 @@ struct OutboxTests {
       $0.notificationClient.delete = { id in calls.withLock { $0.append("delete \(id)") } }
     }
     let saved = NotificationsFeature.SavedOutbox(entries: [.markAsRead("n1"), .delete("n2")])
-    await store.send(.outboxRestored(saved)) {
-      $0.outbox = [.markAsRead("n1"), .delete("n2")]
+    await store.send(.sync(.outboxRestored(saved))) {
+      $0.sync.outbox = [.markAsRead("n1"), .delete("n2")]
     }
-    await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
-      $0.outbox = [.delete("n2")]
-      $0.outboxBeingSaved = SavedOutbox(entries: [.delete("n2")])
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outbox = [.delete("n2")]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [.delete("n2")])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
-    await store.receive(.outboxEntrySent(.delete("n2"))) {
-      $0.outbox = []
-      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.outboxEntrySent(.delete("n2")))) {
+      $0.sync.outbox = []
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
     #expect(calls.withLock { $0 } == ["read n1", "delete n2"])
   }

@@ -75,10 +75,10 @@ struct PushLifetimeTests {
 
     await store.send(.markAsRead("p1")) {
       $0.notifications[id: "p1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
 
     // The same push again, as APNs or FCM may retry it, stamped now (newer than everything):
     // it stays read, where it was, with the feed's content.
@@ -114,10 +114,10 @@ struct PushLifetimeTests {
     await store.receive(.delegate(.unreadCountChanged(3)))
     await store.send(.markAsRead("p1")) {
       $0.notifications[id: "p1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
 
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
     await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
@@ -141,11 +141,11 @@ struct PushLifetimeTests {
     let store = makeStore { $0.notificationClient.delete = { _ in } }
     await store.send(.delete("n2")) {
       $0.notifications.remove(id: "n2")
-      $0.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
+      $0.sync.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
       $0.deletedIDs = ["n2"]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
 
     // In the foreground, and still no banner: the person deleted it.
     await store.send(.pushReceived(pushPayload("n2")))
@@ -158,7 +158,7 @@ struct PushLifetimeTests {
   @Test func aPushForANotificationWhoseDeletionIsQueuedIsNotListed() async {
     // After a relaunch the outbox still owes the backend n2's deletion.
     var state = NotificationsFeature.State(notifications: [Fixtures.feed[0], Fixtures.feed[2]])
-    state.outbox = [.delete("n2")]
+    state.sync.outbox = [.delete("n2")]
     let store = makeStore(state: state)
     await store.send(.pushReceived(pushPayload("n2")))
     // A refresh whose stale page still holds n2 does not list it either.
@@ -189,11 +189,11 @@ struct PushLifetimeTests {
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.delete("p1")) {
       $0.notifications = []
-      $0.pendingChanges[changeID] = .delete(pushed, index: 0)
+      $0.sync.pendingChanges[changeID] = .delete(pushed, index: 0)
       $0.deletedIDs = ["p1"]
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
     await store.send(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
       $0.hasLoadedOnce = true
       $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
@@ -216,12 +216,14 @@ struct PushLifetimeTests {
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.delete("p1")) {
       $0.notifications = []
-      $0.pendingChanges[changeID] = .delete(pushed, index: 0)
+      $0.sync.pendingChanges[changeID] = .delete(pushed, index: 0)
       $0.deletedIDs = ["p1"]
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeFailed(changeID, .notFound)) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(changeID, .notFound))) {
+      $0.sync.pendingChanges = [:]
+    }
+    await store.receive(.sync(.delegate(.rollBack(.delete(pushed, index: 0), error: .notFound)))) {
       $0.notifications = [pushed]
       $0.error = .notFound
     }
@@ -250,10 +252,10 @@ struct PushLifetimeTests {
     // The backend accepts a mark-all that names a notification it does not have yet.
     await store.send(.markAllAsRead) {
       $0.notifications[id: "p1"]?.isRead = true
-      $0.pendingChanges[changeID] = .markAll(ids: ["p1"])
+      $0.sync.pendingChanges[changeID] = .markAll(ids: ["p1"])
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
 
     // Its feed lists it later, unread: it stays read, and the backend is told.
     let page = NotificationPage(items: [pushed], hasMore: false)
@@ -261,9 +263,9 @@ struct PushLifetimeTests {
     await store.send(.pageLoaded(page, replacing: true)) {
       $0.hasLoadedOnce = true
       $0.unlistedPushIDs = []
-      $0.pendingChanges[secondID] = .markAll(ids: ["p1"])
+      $0.sync.pendingChanges[secondID] = .markAll(ids: ["p1"])
     }
-    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
     #expect(marked.withLock { $0 } == [["p1"], ["p1"]])
     #expect(store.state.notifications.elements == [pushed])
   }

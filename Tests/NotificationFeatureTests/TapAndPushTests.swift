@@ -35,12 +35,12 @@ struct TapAndPushTests {
     let store = makeStore { $0.notificationClient.markAsRead = { _ in } }
     await store.send(.notificationTapped("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
       $0.lastTap = .navigated(id: "n1")
     }
     await store.receive(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test(
@@ -60,12 +60,12 @@ struct TapAndPushTests {
     let store = makeStore([tapped]) { $0.notificationClient.markAsRead = { _ in } }
     await store.send(.notificationTapped("t1")) {
       $0.notifications[id: "t1"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "t1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "t1", isRead: true, previous: false)
       $0.lastTap = .navigated(id: "t1")
     }
     await store.receive(.delegate(navigation))
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aNotificationWithoutATargetOpensNothingAndSaysSo() async {
@@ -79,13 +79,13 @@ struct TapAndPushTests {
     let json = #"{"id":"n2","type":"alert","alertId":"a1","title":"Title n2","body":"Message n2","timestamp":1699999880}"#
     await store.send(.notificationResponse(payload(json))) {
       $0.notifications[id: "n2"]?.isRead = true
-      $0.pendingChanges[changeID] = .setRead(id: "n2", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = .setRead(id: "n2", isRead: true, previous: false)
       $0.lastTap = .navigated(id: "n2")
     }
     // A tapped push is never announced: the person is already looking at it.
     await store.receive(.delegate(.navigateToAlert(alertID: "a1")))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
   }
 
   // MARK: Receiving

@@ -78,13 +78,13 @@ struct UnreadTotalModelTests {
       #expect(reported.withLock { $0.last } == state.unreadCount, "\(message)")
       // Local notices are the feature's own: one the person marked unread counts too.
       let localUnread = state.notifications.count(where: { $0.isLocal && !$0.isRead })
-      if state.pendingChanges.isEmpty, state.outbox.isEmpty {
+      if state.sync.pendingChanges.isEmpty, state.sync.outbox.isEmpty {
         #expect(state.unreadCount == backendUnread() + localUnread, "\(message)")
       }
     }
     backend.updateFaults { $0 = .init() }
-    while !store.state.outbox.isEmpty {
-      await store.send(.retryOutbox(attempt: 0)).finish()
+    while !store.state.sync.outbox.isEmpty {
+      await store.send(.sync(.retryOutbox(attempt: 0))).finish()
     }
     await store.send(.refreshRequested).finish()
     let localUnread = store.state.notifications.count(where: { $0.isLocal && !$0.isRead })

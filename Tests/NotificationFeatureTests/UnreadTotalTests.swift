@@ -23,10 +23,10 @@ struct UnreadTotalTests {
 
     await store.send(.markAsRead("n0")) {
       $0.notifications[id: "n0"]?.isRead = true
-      $0.pendingChanges[UUID(0)] = .setRead(id: "n0", isRead: true, previous: false)
+      $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n0", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(119)))
-    await store.receive(.changeSucceeded(UUID(0))) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
 
     // The backend confirmed it: its total is the count already.
     var confirmed = feed
@@ -58,11 +58,14 @@ struct UnreadTotalTests {
     backend.failNext(1, with: .notFound)
     await store.send(.markAsRead("n0")) {
       $0.notifications[id: "n0"]?.isRead = true
-      $0.pendingChanges[UUID(0)] = .setRead(id: "n0", isRead: true, previous: false)
+      $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n0", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(119)))
-    await store.receive(.changeFailed(UUID(0), .notFound)) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(UUID(0), .notFound))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.setRead(id: "n0", isRead: true, previous: false)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.notifications[id: "n0"]?.isRead = false
       $0.error = .notFound
     }
@@ -106,7 +109,7 @@ struct UnreadTotalTests {
     store.dependencies.notificationClient.delete = { _ in for await _ in gate.stream { return } }
     await store.send(.delete("n49")) {
       $0.notifications.remove(id: "n49")
-      $0.pendingChanges[UUID(0)] = .delete(feed[49], index: 49)
+      $0.sync.pendingChanges[UUID(0)] = .delete(feed[49], index: 49)
       $0.deletedIDs = ["n49"]
     }
     await store.receive(.delegate(.unreadCountChanged(119)))
@@ -118,7 +121,7 @@ struct UnreadTotalTests {
       $0.unreadNotLoaded = 20
     }
     gate.continuation.yield()
-    await store.receive(.changeSucceeded(UUID(0))) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
     #expect(store.state.unreadCount == 119)
   }
 
@@ -157,11 +160,11 @@ struct UnreadTotalTests {
     let store = await PagedFeed.loadedStore()
     await store.send(.delete("n1")) {
       $0.notifications.remove(id: "n1")
-      $0.pendingChanges[UUID(0)] = .delete(feed[1], index: 1)
+      $0.sync.pendingChanges[UUID(0)] = .delete(feed[1], index: 1)
       $0.deletedIDs = ["n1"]
     }
     await store.receive(.delegate(.unreadCountChanged(119)))
-    await store.receive(.changeSucceeded(UUID(0))) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
 
     // A refresh while the deletion of n0 is in flight: the page still lists n0, and the
     // backend's total still counts it, but the count does not.
@@ -172,7 +175,7 @@ struct UnreadTotalTests {
     store.dependencies.notificationClient.fetchPage = { _ in page }
     await store.send(.delete("n0")) {
       $0.notifications.remove(id: "n0")
-      $0.pendingChanges[UUID(1)] = .delete(feed[0], index: 0)
+      $0.sync.pendingChanges[UUID(1)] = .delete(feed[0], index: 0)
       $0.deletedIDs = ["n0", "n1"]
     }
     await store.receive(.delegate(.unreadCountChanged(118)))
@@ -183,7 +186,7 @@ struct UnreadTotalTests {
       $0.unreadNotLoaded = 69
     }
     gate.continuation.yield()
-    await store.receive(.changeSucceeded(UUID(1))) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges = [:] }
     #expect(store.state.unreadCount == 118)
   }
 
@@ -192,10 +195,10 @@ struct UnreadTotalTests {
     let ids = feed.prefix(50).map(\.id)
     await store.send(.markAllAsRead) {
       for id in ids { $0.notifications[id: id]?.isRead = true }
-      $0.pendingChanges[UUID(0)] = .markAll(ids: ids)
+      $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ids)
     }
     await store.receive(.delegate(.unreadCountChanged(70)))
-    await store.receive(.changeSucceeded(UUID(0))) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func clearingAllCountsNoneAndAFailureRestoresTheTotal() async {
@@ -205,12 +208,16 @@ struct UnreadTotalTests {
     await store.send(.clearAll) {
       $0.notifications = []
       $0.unreadNotLoaded = 0
-      $0.pendingChanges[UUID(0)] = .clearAll(Array(feed.prefix(50)), unreadNotLoaded: 70)
+      $0.sync.pendingChanges[UUID(0)] = .clearAll(Array(feed.prefix(50)), unreadNotLoaded: 70)
       $0.deletedIDs = Set(feed.prefix(50).map(\.id))
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeFailed(UUID(0), .server(status: 400))) {
-      $0.pendingChanges = [:]
+    await store.receive(.sync(.changeFailed(UUID(0), .server(status: 400)))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.clearAll(
+      Array(feed.prefix(50)), unreadNotLoaded: 70)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
       $0.notifications = NotificationFeed(uniqueElements: feed.prefix(50))
       $0.unreadNotLoaded = 70
       $0.error = .server(status: 400)
@@ -228,34 +235,36 @@ struct UnreadTotalTests {
     await store.send(.clearAll) {
       $0.notifications = []
       $0.unreadNotLoaded = 0
-      $0.pendingChanges[UUID(0)] = .clearAll(Array(feed.prefix(50)), unreadNotLoaded: 70)
+      $0.sync.pendingChanges[UUID(0)] = .clearAll(Array(feed.prefix(50)), unreadNotLoaded: 70)
       $0.deletedIDs = Set(feed.prefix(50).map(\.id))
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
     let rollback: NotificationsFeature.PendingChange = .clearAll(
       Array(feed.prefix(50)), unreadNotLoaded: 70)
-    await store.receive(.changeFailed(UUID(0), .network)) {
-      $0.pendingChanges = [:]
-      $0.outbox = [.deleteAll]
-      $0.outboxRollbacks[.deleteAll] = rollback
-      $0.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+    await store.receive(.sync(.changeFailed(UUID(0), .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [.deleteAll]
+      $0.sync.outboxRollbacks[.deleteAll] = rollback
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [.deleteAll], rollbacks: [.deleteAll: rollback])
     }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.send(.pageLoaded(PagedFeed.page(0..<50), replacing: true))
     #expect(store.state.unreadCount == 0)
     // The queued clear fails for good: the list and the total come back.
-    await store.send(.outboxEntryFailed(.deleteAll, .server(status: 400), attempt: 0)) {
-      $0.outbox = []
-      $0.outboxRollbacks = [:]
-      $0.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
+    await store.send(.sync(.outboxEntryFailed(.deleteAll, .server(status: 400), attempt: 0))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
+    }
+    await store.receive(.sync(.delegate(.rollBack(rollback, error: .server(status: 400))))) {
       $0.notifications = NotificationFeed(uniqueElements: feed.prefix(50))
       $0.unreadNotLoaded = 70
       $0.error = .server(status: 400)
     }
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await store.receive(.delegate(.unreadCountChanged(120)))
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.skipInFlightEffects()
   }
 
@@ -265,9 +274,9 @@ struct UnreadTotalTests {
     let store = makeStore(state: state) { $0.notificationClient.deleteAll = {} }
     await store.send(.clearAll) {
       $0.unreadNotLoaded = 0
-      $0.pendingChanges[UUID(0)] = .clearAll([], unreadNotLoaded: 70)
+      $0.sync.pendingChanges[UUID(0)] = .clearAll([], unreadNotLoaded: 70)
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.changeSucceeded(UUID(0))) { $0.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
   }
 }

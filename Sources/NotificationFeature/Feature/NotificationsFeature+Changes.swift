@@ -10,42 +10,21 @@ extension NotificationsFeature {
     state.notifications[id: id]?.isRead = isRead
     if notification.isLocal { return .none }
     return perform(
-      .setRead(id: id, isRead: isRead, previous: notification.isRead), in: &state
-    ) { [client] in
-      if isRead { try await client.markAsRead(id) } else { try await client.markAsUnread(id) }
-    }
+      .setRead(id: id, isRead: isRead, previous: notification.isRead),
+      sending: isRead ? .markAsRead(id) : .markAsUnread(id), in: &state)
   }
 
-  /// Remembers an optimistic change and runs the call that confirms it.
+  /// Hands an optimistic change, already applied to the list, to the sync engine, which runs
+  /// `request` to confirm it (see ``NotificationSyncEngine``).
   func perform(
-    _ change: PendingChange, in state: inout State,
-    _ call: @escaping @Sendable () async throws -> Void
+    _ change: PendingChange, sending request: OutboxEntry, in state: inout State
   ) -> Effect<Action> {
-    let changeID = uuid()
-    state.pendingChanges[changeID] = change
-    // A newer change to the same notifications replaces what is still queued for them.
-    let touched = Set(change.ids)
-    let replaced = state.outbox.filter { entry in
-      if case .clearAll = change { return true }
-      return !touched.isDisjoint(with: entry.ids) || entry == .deleteAll
-    }
-    if !replaced.isEmpty {
-      state.outbox.removeAll { replaced.contains($0) }
-      state.superseded[changeID] = replaced
-    }
-    return .run { send in
-      do {
-        try await call()
-        await send(.changeSucceeded(changeID))
-      } catch {
-        await send(.changeFailed(changeID, UserFacingError(error)))
-      }
-    }
+    NotificationSyncEngine().perform(change, sending: request, in: &state.sync).map(Action.sync)
   }
 
   /// Undoes exactly `change`, leaving alone anything changed again since.
   func rollBack(_ change: PendingChange, in state: inout State) {
-    let touchedLater = Set(state.pendingChanges.values.flatMap(\.ids))
+    let touchedLater = state.sync.idsTouchedByPendingChanges
     switch change {
     case .setRead(let id, let isRead, let previous):
       guard !touchedLater.contains(id), state.notifications[id: id]?.isRead == isRead else {
@@ -74,7 +53,7 @@ extension NotificationsFeature {
   ///   deletes it.
   @discardableResult
   func upsert(_ incoming: NotificationData, into state: inout State) -> Bool {
-    guard let notification = withPendingChanges(incoming, in: state) else { return false }
+    guard let notification = state.sync.applyingPendingChanges(to: incoming) else { return false }
     if let existing = state.notifications[id: notification.id] {
       if existing.timestamp == notification.timestamp {
         state.notifications[id: notification.id] = notification
@@ -87,37 +66,6 @@ extension NotificationsFeature {
       ?? state.notifications.count
     state.notifications.insert(notification, at: index)
     return true
-  }
-
-  /// The notification with the changes still pending or queued for it applied, or `nil` when
-  /// one of them deletes it.
-  func withPendingChanges(_ incoming: NotificationData, in state: State) -> NotificationData? {
-    var notification = incoming
-    for change in state.pendingChanges.values {
-      switch change {
-      case .setRead(let id, let isRead, _) where id == notification.id:
-        notification.isRead = isRead
-      case .markAll(let ids) where ids.contains(notification.id):
-        notification.isRead = true
-      case .delete(let deleted, _) where deleted.id == notification.id:
-        return nil
-      case .clearAll(let cleared, _) where cleared.contains(where: { $0.id == notification.id }):
-        return nil
-      default:
-        break
-      }
-    }
-    for entry in state.outbox {
-      switch entry {
-      case .markAsRead(let id) where id == notification.id: notification.isRead = true
-      case .markAsUnread(let id) where id == notification.id: notification.isRead = false
-      case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
-      case .delete(let id) where id == notification.id: return nil
-      case .deleteAll: return nil
-      default: break
-      }
-    }
-    return notification
   }
 
   /// Applies a change the backend reports, adding to `readHere` the pushes the person read
@@ -144,65 +92,6 @@ extension NotificationsFeature {
   func show(_ error: UserFacingError, in state: inout State) -> Effect<Action> {
     state.error = error
     return .send(.delegate(.errorOccurred(error)))
-  }
-
-  // MARK: Outbox
-
-  func scheduleOutboxRetry(attempt: Int) -> Effect<Action> {
-    let delay = backoff(attempt: attempt)
-    return .run { [clock] send in
-      try await clock.sleep(for: delay)
-      await send(.retryOutbox(attempt: attempt))
-    }
-    .cancellable(id: CancelID.outbox, cancelInFlight: true)
-  }
-
-  /// Forgets what is kept about a queued entry: how to undo it and how often it failed.
-  func forget(_ entry: OutboxEntry, in state: inout State) {
-    state.outboxRollbacks.removeValue(forKey: entry)
-    state.outboxFailures.removeValue(forKey: entry)
-  }
-
-  /// Writes the outbox with its rollbacks and failure counts, unless a write is in flight: then
-  /// `outboxSaved` writes the latest outbox once it finishes, so the last write is the latest.
-  func saveOutbox(_ state: inout State) -> Effect<Action> {
-    guard state.outboxBeingSaved == nil else { return .none }
-    let saved = Self.savedOutbox(state)
-    state.outboxBeingSaved = saved
-    return .run { [settings] send in
-      try? await settings.save(saved, forKey: SettingsKey.outbox)
-      await send(.outboxSaved)
-    }
-  }
-
-  static func savedOutbox(_ state: State) -> SavedOutbox {
-    let queued = Set(state.outbox)
-    return SavedOutbox(
-      entries: state.outbox,
-      rollbacks: state.outboxRollbacks.filter { queued.contains($0.key) },
-      failures: state.outboxFailures.filter { queued.contains($0.key) })
-  }
-
-  /// Loads the outbox a previous launch saved (or, from an older version, its entries alone).
-  func loadOutbox() -> Effect<Action> {
-    .run { [settings] send in
-      guard let data = try await settings.loadData(SettingsKey.outbox) else { return }
-      let decoder = JSONDecoder()
-      let saved =
-        (try? decoder.decode(SavedOutbox.self, from: data))
-        ?? (try? decoder.decode([OutboxEntry].self, from: data)).map { SavedOutbox(entries: $0) }
-      if let saved, !saved.entries.isEmpty { await send(.outboxRestored(saved)) }
-    } catch: { _, _ in }
-  }
-
-  static func send(_ entry: OutboxEntry, with client: NotificationClient) async throws {
-    switch entry {
-    case .markAsRead(let id): try await client.markAsRead(id)
-    case .markAsUnread(let id): try await client.markAsUnread(id)
-    case .markAllAsRead(let ids): try await client.markAllAsRead(ids)
-    case .delete(let id): try await client.delete(id)
-    case .deleteAll: try await client.deleteAll()
-    }
   }
 }
 
@@ -234,4 +123,3 @@ extension NotificationsFeature.OutboxEntry {
     }
   }
 }
-

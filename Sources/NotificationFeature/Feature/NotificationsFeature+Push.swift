@@ -80,7 +80,7 @@ extension NotificationsFeature {
   ) {
     let wasUnlistedPush = state.unlistedPushIDs.remove(notification.id) != nil
     guard wasUnlistedPush, state.notifications[id: notification.id]?.isRead == true,
-      let listed = withPendingChanges(notification, in: state), !listed.isRead
+      let listed = state.sync.applyingPendingChanges(to: notification), !listed.isRead
     else {
       upsert(notification, into: &state)
       return
@@ -100,7 +100,7 @@ extension NotificationsFeature {
     state.notifications = state.notifications.filter { $0.isLocal || unlisted.contains($0.id) }
     // A push the person deleted is forgotten once the deletion can no longer be undone.
     state.unlistedPushIDs = unlisted.filter {
-      state.notifications.contains(id: $0) || isDeletionPending($0, in: state)
+      state.notifications.contains(id: $0) || state.sync.isDeletionPending($0)
     }
     for notification in notifications {
       list(fromBackend: notification, into: &state, readHere: &readHere)
@@ -111,21 +111,7 @@ extension NotificationsFeature {
   /// optimistic mark-all change (rolled back or queued like any other).
   func markReadOnBackend(_ ids: [String], in state: inout State) -> Effect<Action> {
     guard !ids.isEmpty else { return .none }
-    return perform(.markAll(ids: ids), in: &state) { [client] in
-      try await client.markAllAsRead(ids)
-    }
-  }
-
-  /// Whether a deletion of `id` is pending or queued.
-  func isDeletionPending(_ id: String, in state: State) -> Bool {
-    let pending = state.pendingChanges.values.contains { change in
-      switch change {
-      case .delete(let deleted, _): deleted.id == id
-      case .clearAll(let cleared, _): cleared.contains { $0.id == id }
-      case .setRead, .markAll: false
-      }
-    }
-    return pending || state.outbox.contains { $0 == .delete(id) || $0 == .deleteAll }
+    return perform(.markAll(ids: ids), sending: .markAllAsRead(ids), in: &state)
   }
 
   /// Silent notifications are never announced; muted types are not, unless the notification

@@ -10,7 +10,7 @@ extension NotificationsFeature {
         state.isLoading = true
         state.isLoadingPreferences = true
         effects.append(loadSettings())
-        effects.append(loadOutbox())
+        effects.append(NotificationSyncEngine().loadOutbox().map(Action.sync))
         effects.append(fetchPage(PageRequest(limit: Self.pageSize), replacing: true))
       }
       return .merge(effects)
@@ -25,7 +25,7 @@ extension NotificationsFeature {
       return .merge(
         .cancel(id: CancelID.loadMore),
         fetchPage(PageRequest(limit: Self.pageSize), replacing: true),
-        state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+        state.sync.outbox.isEmpty ? .none : .send(.sync(.retryOutbox(attempt: 0))))
 
     case .loadMoreRequested:
       guard state.hasMore, !state.isLoading else { return .none }
@@ -77,7 +77,7 @@ extension NotificationsFeature {
       for event in events { apply(event, to: &state, readHere: &readHere) }
       return .merge(
         markReadOnBackend(readHere, in: &state),
-        state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+        state.sync.outbox.isEmpty ? .none : .send(.sync(.retryOutbox(attempt: 0))))
 
     case .updatesFailed(let error, let attempt):
       // A connection that was live was healthy: its drop starts the backoff again from zero,
@@ -123,9 +123,7 @@ extension NotificationsFeature {
       guard !ids.isEmpty else { return .none }
       for id in ids { state.notifications[id: id]?.isRead = true }
       let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }
-      return perform(.markAll(ids: ids), in: &state) { [client] in
-        try await client.markAllAsRead(remoteIDs)
-      }
+      return perform(.markAll(ids: ids), sending: .markAllAsRead(remoteIDs), in: &state)
 
     case .delete(let id):
       guard let index = state.notifications.index(id: id) else {
@@ -134,9 +132,7 @@ extension NotificationsFeature {
       let notification = state.notifications.remove(at: index)
       if notification.isLocal { return .none }
       state.deletedIDs.insert(id)
-      return perform(.delete(notification, index: index), in: &state) { [client] in
-        try await client.delete(id)
-      }
+      return perform(.delete(notification, index: index), sending: .delete(id), in: &state)
 
     case .clearAll:
       // The backend deletes every notification, the ones not loaded too.
@@ -148,99 +144,15 @@ extension NotificationsFeature {
       for notification in removed where !notification.isLocal {
         state.deletedIDs.insert(notification.id)
       }
-      return perform(.clearAll(removed, unreadNotLoaded: notLoaded), in: &state) { [client] in
-        try await client.deleteAll()
-      }
+      return perform(
+        .clearAll(removed, unreadNotLoaded: notLoaded), sending: .deleteAll, in: &state)
 
-    case .changeSucceeded(let changeID):
-      state.pendingChanges.removeValue(forKey: changeID)
-      guard let replaced = state.superseded.removeValue(forKey: changeID) else { return .none }
-      for entry in replaced { forget(entry, in: &state) }
-      return saveOutbox(&state)
+    case .sync(.delegate(.rollBack(let change, let error))):
+      if let change { rollBack(change, in: &state) }
+      return show(error, in: &state)
 
-    case .changeFailed(let changeID, let error):
-      guard let change = state.pendingChanges.removeValue(forKey: changeID) else { return .none }
-      let replaced = state.superseded.removeValue(forKey: changeID) ?? []
-      if error.isRetryable {
-        for entry in replaced { forget(entry, in: &state) }
-        let entry = change.outboxEntry
-        let before = state.outbox
-        state.outbox.enqueue(entry)
-        if state.outbox.contains(entry) {
-          state.outboxRollbacks[entry] = change
-        }
-        for cancelled in before where !state.outbox.contains(cancelled) {
-          forget(cancelled, in: &state)
-        }
-        return .concatenate(saveOutbox(&state), scheduleOutboxRetry(attempt: 0))
-      }
-      rollBack(change, in: &state)
-      // What the failed change had replaced is still owed to the backend.
-      for entry in replaced { state.outbox.enqueue(entry) }
-      return .merge(
-        show(error, in: &state),
-        replaced.isEmpty
-          ? .none : .concatenate(saveOutbox(&state), scheduleOutboxRetry(attempt: 0)))
-
-    case .outboxRestored(let saved):
-      for entry in saved.entries { state.outbox.enqueue(entry) }
-      // What a previous launch kept about each entry still in the outbox comes with it.
-      for entry in state.outbox {
-        if state.outboxRollbacks[entry] == nil, let change = saved.rollbacks[entry] {
-          state.outboxRollbacks[entry] = change
-        }
-        if state.outboxFailures[entry] == nil, let failures = saved.failures[entry] {
-          state.outboxFailures[entry] = failures
-        }
-      }
-      let save = Self.savedOutbox(state) == saved ? Effect<Action>.none : saveOutbox(&state)
-      return .concatenate(save, .send(.retryOutbox(attempt: 0)))
-
-    case .outboxSaved:
-      guard let written = state.outboxBeingSaved else { return .none }
-      state.outboxBeingSaved = nil
-      // A change made while the write was in flight is written now.
-      return written == Self.savedOutbox(state) ? .none : saveOutbox(&state)
-
-    case .retryOutbox(let attempt):
-      guard let entry = state.outbox.first else { return .none }
-      return .run { [client] send in
-        do {
-          try await Self.send(entry, with: client)
-          await send(.outboxEntrySent(entry))
-        } catch {
-          await send(.outboxEntryFailed(entry, UserFacingError(error), attempt: attempt))
-        }
-      }
-      .cancellable(id: CancelID.outbox, cancelInFlight: true)
-
-    case .outboxEntrySent(let entry):
-      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
-      forget(entry, in: &state)
-      return .concatenate(
-        saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
-
-    case .outboxEntryFailed(let entry, let error, let attempt):
-      var shown = error
-      if error.isRetryable {
-        // Entries no longer queued (replaced meanwhile) count nothing: the next one is retried.
-        guard state.outbox.contains(entry) else { return scheduleOutboxRetry(attempt: attempt + 1) }
-        let failures = state.outboxFailures[entry, default: 0] + 1
-        if failures < Self.maximumOutboxAttempts {
-          state.outboxFailures[entry] = failures
-          return .concatenate(saveOutbox(&state), scheduleOutboxRetry(attempt: attempt + 1))
-        }
-        shown = .outboxGaveUp
-      }
-      // A permanent failure of a queued change, or one retried too many times: it is dropped
-      // and the optimistic change it carried is undone.
-      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
-      if let change = state.outboxRollbacks[entry] { rollBack(change, in: &state) }
-      forget(entry, in: &state)
-      return .merge(
-        show(shown, in: &state),
-        .concatenate(
-          saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))))
+    case .sync:
+      return .none
 
     case .recordLocalNotice(let title, let message):
       // A local notice confirms something the person just did: it is silent, already read (it
@@ -260,9 +172,7 @@ extension NotificationsFeature {
       guard !ids.isEmpty else { return .none }
       for id in ids { state.notifications[id: id]?.isRead = true }
       let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }
-      return perform(.markAll(ids: ids), in: &state) { [client] in
-        try await client.markAllAsRead(remoteIDs)
-      }
+      return perform(.markAll(ids: ids), sending: .markAllAsRead(remoteIDs), in: &state)
 
     case .notificationTapped(let id):
       return tap(id, in: &state)
@@ -357,6 +267,12 @@ extension NotificationsFeature {
 
   /// Exponential backoff with jitter: 2^attempt seconds (at most 60), times 0.5 to 1.
   func backoff(attempt: Int) -> Duration {
+    Self.backoff(attempt: attempt, random: random)
+  }
+
+  /// Exponential backoff with jitter: 2^attempt seconds (at most 60), times 0.5 to 1, the
+  /// jitter drawn from `random`. The live stream's reconnects and the outbox's retries use it.
+  static func backoff(attempt: Int, random: WithRandomNumberGenerator) -> Duration {
     let base = min(60.0, pow(2.0, Double(attempt)))
     let jitter = random { Double.random(in: 0.5..<1.0, using: &$0) }
     return .milliseconds(Int((base * jitter * 1_000).rounded()))

@@ -38,7 +38,7 @@ extension NotificationsFeature {
   ///   changes; once per page.
   func unreadNotLoaded(besides firstPage: NotificationPage, in state: State) -> Int? {
     guard let total = firstPage.unreadTotal else { return nil }
-    if isClearAllPending(in: state) { return 0 }
+    if state.sync.isClearAllPending { return 0 }
     return max(0, total - firstPage.items.count(where: { !$0.isRead }))
   }
 
@@ -72,14 +72,6 @@ extension NotificationsFeature {
   /// was and its deletion is pending. (A push the backend had not listed is in the list and
   /// not in the total it gave: listing it later adds it to both.)
   func isLoaded(_ id: String, in state: State) -> Bool {
-    state.notifications.contains(id: id) || isDeletionPending(id, in: state)
-  }
-
-  /// Whether a clear-all is pending, or queued as a delete-all.
-  func isClearAllPending(in state: State) -> Bool {
-    state.outbox.contains(.deleteAll)
-      || state.pendingChanges.values.contains { change in
-        if case .clearAll = change { true } else { false }
-      }
+    state.notifications.contains(id: id) || state.sync.isDeletionPending(id)
   }
 }

@@ -17,6 +17,9 @@ import Loom
 ///
 /// A shell embeds it with `Scope` and handles its ``Action/delegate(_:)`` actions: navigation,
 /// the unread count for a badge, banners to present and errors.
+///
+/// How its changes reach the backend (pending changes, the outbox, supersession, rollback) is
+/// the job of ``NotificationSyncEngine``, a child it scopes to at ``State/sync``.
 public struct NotificationsFeature: Reducer {
   public struct State: Equatable, Sendable {
     /// Every notification, newest first, unique by id, with the unread count and the
@@ -58,21 +61,9 @@ public struct NotificationsFeature: Reducer {
       get { preferences.muted }
       set { preferences.muted = newValue }
     }
-    /// Changes applied optimistically and not yet confirmed, by change id.
-    public var pendingChanges: [UUID: PendingChange] = [:]
-    /// Changes waiting to be sent again after a retryable failure, oldest first.
-    public var outbox: [OutboxEntry] = []
-    /// How to undo each queued change if it fails for good when retried.
-    public var outboxRollbacks: [OutboxEntry: PendingChange] = [:]
-    /// How many times each queued change has failed again when retried. At
-    /// ``NotificationsFeature/maximumOutboxAttempts`` it is given up and rolled back.
-    public var outboxFailures: [OutboxEntry: Int] = [:]
-    /// The outbox being written to the settings, if a write is in flight: one at a time, and a
-    /// change made meanwhile is written after it.
-    public var outboxBeingSaved: SavedOutbox?
-    /// Queued changes a newer change to the same notifications replaced, by the newer change's
-    /// id: restored if the newer change fails for good.
-    public var superseded: [UUID: [OutboxEntry]] = [:]
+    /// The sync engine's state: the changes not confirmed yet, the outbox, what each queued
+    /// change replaced and how to undo it. See ``NotificationSyncEngine``.
+    public var sync = NotificationSyncEngine.State()
     /// The ids of listed pushes that the backend's feed has not listed yet. A refresh keeps
     /// them, so a push the person saw stays until they delete it; once the feed lists an id,
     /// its copy replaces the push's and the id leaves this set.
@@ -195,14 +186,9 @@ public struct NotificationsFeature: Reducer {
     case markAllAsRead
     case delete(String)
     case clearAll
-    case changeSucceeded(UUID)
-    case changeFailed(UUID, UserFacingError)
-    case outboxRestored(SavedOutbox)
-    /// The write of `outboxBeingSaved` finished (saved or not).
-    case outboxSaved
-    case retryOutbox(attempt: Int)
-    case outboxEntrySent(OutboxEntry)
-    case outboxEntryFailed(OutboxEntry, UserFacingError, attempt: Int)
+    /// The sync engine's actions: changes confirmed or failed, the outbox restored, saved and
+    /// sent again.
+    case sync(NotificationSyncEngine.Action)
 
     case recordLocalNotice(title: String, message: String)
     case markTargetRead(Entity)
@@ -229,16 +215,13 @@ public struct NotificationsFeature: Reducer {
   }
 
   enum CancelID: Hashable, Sendable {
-    case updates, responses, reconnect, outbox, loadMore
+    case updates, responses, reconnect, loadMore
   }
 
   /// How many notifications a page holds.
   public static let pageSize = 50
   /// How many times the live stream is retried before the feature gives up and goes offline.
   public static let maximumReconnectAttempts = 5
-  /// How many times a queued change is sent again, across launches, before it is given up:
-  /// rolled back, with an error the person sees.
-  public static let maximumOutboxAttempts = 8
 
   @Dependency(\.notificationClient) var client
   @Dependency(\.settingsClient) var settings
@@ -253,6 +236,9 @@ public struct NotificationsFeature: Reducer {
   public var body: some ReducerOf<Self> {
     Scope(state: \.preferences, action: .preferences) {
       NotificationPreferencesFeature()
+    }
+    Scope(state: \.sync, action: .sync) {
+      NotificationSyncEngine()
     }
     Reduce { state, action in
       reduceCore(into: &state, action: action)
@@ -274,6 +260,20 @@ extension CasePath where Root == NotificationsFeature.Action,
   public static var preferences: Self {
     Self(NotificationsFeature.Action.preferences) {
       if case .preferences(let action) = $0 { action } else { nil }
+    }
+  }
+}
+
+extension CasePath
+where Root == NotificationsFeature.Action, Value == NotificationSyncEngine.Action {
+  /// The sync engine's actions inside the notification center's.
+  ///
+  /// ```swift
+  /// Scope(state: \.sync, action: .sync) { NotificationSyncEngine() }
+  /// ```
+  public static var sync: Self {
+    Self(NotificationsFeature.Action.sync) {
+      if case .sync(let action) = $0 { action } else { nil }
     }
   }
 }

@@ -1,0 +1,406 @@
+import Foundation
+import Loom
+
+// The sync engine: how the notification center's changes reach the backend.
+//
+// The notification center applies a change (read, unread, mark-all, delete, clear-all) to its
+// list at once, optimistically, and hands it to this engine with `perform(_:sending:in:)`. The
+// engine remembers how to undo it, runs the call that confirms it, queues it in the outbox when
+// that call fails for now, sends the outbox again (with backoff, one entry at a time, across
+// launches), and asks the notification center to roll the change back when it fails for good.
+// It never touches the list: the list is the notification center's, which reads the engine's
+// state (`applyingPendingChanges(to:)`, `isDeletionPending(_:)`) to list what the backend sends
+// with every unconfirmed change applied, and handles `Action.Delegate.rollBack(_:error:)`.
+//
+// A change goes through these states:
+//
+//     performed ──call succeeds──────────────────────────────────▶ confirmed (forgotten)
+//         │
+//         ├──call fails for good──▶ rolled back (delegate), error shown
+//         │
+//         └──call fails for now──▶ queued in the outbox ──sent──▶ confirmed (forgotten)
+//                                      │
+//                                      ├──fails for good, or fails for now
+//                                      │  `maximumOutboxAttempts` times ──▶ rolled back
+//                                      │
+//                                      └──a newer change to the same notifications is
+//                                         performed──▶ superseded by it: dropped if the newer
+//                                         change is confirmed or queued, queued again if it
+//                                         fails for good
+//
+// Invariants, true after every action (`SyncEngineInvariantTests` checks them after random
+// sequences of actions):
+//
+// 1. A change is in `pendingChanges` from the moment it is performed until its call finishes:
+//    `changeSucceeded` or `changeFailed` with its id removes it, and nothing else does. Exactly
+//    one call is in flight for each id, so each id finishes once.
+// 2. Every key of `superseded` is a key of `pendingChanges`: an entry is superseded only while
+//    the change that replaced it is in flight, and is dropped or queued again when it finishes.
+// 3. Every list in `superseded` is non-empty, and its entries left the outbox when they were
+//    superseded. Only `outbox.first` is ever sent, so a superseded entry is not sent unless an
+//    equal one is queued again meanwhile.
+// 4. Every count in `outboxFailures` is between 1 and `maximumOutboxAttempts - 1`: the failure
+//    that would reach the maximum gives the entry up instead.
+// 5. Every key of `outboxRollbacks` and of `outboxFailures` is queued in `outbox` or superseded
+//    in `superseded`: what is kept about an entry is forgotten once it is in neither, and kept
+//    while it is in either (an entry queued again while an equal one is superseded shares it).
+// 6. `outboxBeingSaved` is non-nil exactly while one write of the outbox is in flight, and is
+//    what that write holds. At most one write is in flight; when it finishes, the outbox as it
+//    is then is written if it differs. So with no write in flight and no change pending, the
+//    last write is the outbox. (A change in flight does not write the outbox it superseded
+//    entries of: until it finishes, the saved outbox still has them, and a relaunch meanwhile
+//    sends them again.)
+// 7. A restored outbox never replaces what this launch queued: its entries are merged after
+//    them (`enqueue`), each with what the previous launch kept about it unless this launch
+//    already keeps something.
+// 8. Every queued entry has a rollback, so a change that fails for good when retried is undone
+//    exactly, unless it was restored from an outbox an older version saved without them.
+
+/// The sync engine of ``NotificationsFeature``: the optimistic changes waiting for the backend,
+/// the outbox of changes to send again, supersession and rollback. It owns no part of the list;
+/// the notification center scopes to it at ``NotificationsFeature/State/sync`` and rolls back
+/// what it says to roll back.
+///
+/// ```swift
+/// Scope(state: \.sync, action: .sync) { NotificationSyncEngine() }
+/// ```
+///
+/// The parent applies each change to its own state, hands it to ``perform(_:sending:in:)``, and
+/// undoes it on ``Action/Delegate/rollBack(_:error:)``. The engine can be tested alone:
+///
+/// ```swift
+/// let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+/// var state = NotificationSyncEngine.State()
+/// state.pendingChanges[UUID(0)] = change
+/// let store = TestStore(initialState: state) { NotificationSyncEngine() }
+/// await store.send(.changeFailed(UUID(0), .notFound)) { $0.pendingChanges = [:] }
+/// await store.receive(.delegate(.rollBack(change, error: .notFound)))
+/// ```
+///
+/// The states a change goes through and the invariants the engine keeps are written at the top
+/// of `NotificationSyncEngine.swift`.
+public struct NotificationSyncEngine: Reducer {
+  public typealias PendingChange = NotificationsFeature.PendingChange
+  public typealias OutboxEntry = NotificationsFeature.OutboxEntry
+  public typealias SavedOutbox = NotificationsFeature.SavedOutbox
+
+  public struct State: Equatable, Sendable {
+    /// Changes applied optimistically and not yet confirmed, by change id: each from the
+    /// moment it is performed until its call finishes.
+    public var pendingChanges: [UUID: PendingChange] = [:]
+    /// Changes waiting to be sent again after a retryable failure, oldest first.
+    public var outbox: [OutboxEntry] = []
+    /// How to undo each queued (or superseded) change if it fails for good when retried.
+    public var outboxRollbacks: [OutboxEntry: PendingChange] = [:]
+    /// How many times each queued change has failed again when retried. At
+    /// ``NotificationSyncEngine/maximumOutboxAttempts`` it is given up and rolled back.
+    public var outboxFailures: [OutboxEntry: Int] = [:]
+    /// The outbox being written to the settings, if a write is in flight: one at a time, and a
+    /// change made meanwhile is written after it.
+    public var outboxBeingSaved: SavedOutbox?
+    /// Queued changes a newer change to the same notifications replaced, by the newer change's
+    /// id: dropped if it is confirmed or queued, restored to the outbox if it fails for good.
+    public var superseded: [UUID: [OutboxEntry]] = [:]
+
+    public init() {}
+
+    /// The notification with every change still pending or queued for it applied, or `nil`
+    /// when one of them deletes it: how a notification the backend sends is listed.
+    ///
+    /// - Complexity: O(*c*) for *c* notification ids in the pending and queued changes.
+    public func applyingPendingChanges(to incoming: NotificationData) -> NotificationData? {
+      var notification = incoming
+      for change in pendingChanges.values {
+        switch change {
+        case .setRead(let id, let isRead, _) where id == notification.id:
+          notification.isRead = isRead
+        case .markAll(let ids) where ids.contains(notification.id):
+          notification.isRead = true
+        case .delete(let deleted, _) where deleted.id == notification.id:
+          return nil
+        case .clearAll(let cleared, _) where cleared.contains(where: { $0.id == notification.id }):
+          return nil
+        default:
+          break
+        }
+      }
+      for entry in outbox {
+        switch entry {
+        case .markAsRead(let id) where id == notification.id: notification.isRead = true
+        case .markAsUnread(let id) where id == notification.id: notification.isRead = false
+        case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
+        case .delete(let id) where id == notification.id: return nil
+        case .deleteAll: return nil
+        default: break
+        }
+      }
+      return notification
+    }
+
+    /// Whether a deletion of `id` is pending or queued.
+    public func isDeletionPending(_ id: String) -> Bool {
+      let pending = pendingChanges.values.contains { change in
+        switch change {
+        case .delete(let deleted, _): deleted.id == id
+        case .clearAll(let cleared, _): cleared.contains { $0.id == id }
+        case .setRead, .markAll: false
+        }
+      }
+      return pending || outbox.contains { $0 == .delete(id) || $0 == .deleteAll }
+    }
+
+    /// Whether a clear-all is pending, or queued as a delete-all.
+    public var isClearAllPending: Bool {
+      outbox.contains(.deleteAll)
+        || pendingChanges.values.contains { change in
+          if case .clearAll = change { true } else { false }
+        }
+    }
+
+    /// The ids of the notifications that pending changes touch: a rollback leaves them alone,
+    /// as they were changed again since.
+    var idsTouchedByPendingChanges: Set<String> {
+      Set(pendingChanges.values.flatMap(\.ids))
+    }
+
+    /// The outbox as the settings keep it: its entries with what is kept about each.
+    var saved: SavedOutbox {
+      let queued = Set(outbox)
+      return SavedOutbox(
+        entries: outbox,
+        rollbacks: outboxRollbacks.filter { queued.contains($0.key) },
+        failures: outboxFailures.filter { queued.contains($0.key) })
+    }
+
+    /// Forgets what is kept about the entries neither queued nor superseded any more: how to
+    /// undo each and how often it failed. Entries are values, so an entry queued again while an
+    /// equal one is superseded shares what is kept with it, which stays until both are gone.
+    ///
+    /// - Complexity: O(*q* + *s* + *k*) for *q* queued entries, *s* superseded ones and *k*
+    ///   kept rollbacks and failure counts.
+    mutating func forgetEntriesNoLongerHeld() {
+      var held = Set(outbox)
+      for entries in superseded.values { held.formUnion(entries) }
+      outboxRollbacks = outboxRollbacks.filter { held.contains($0.key) }
+      outboxFailures = outboxFailures.filter { held.contains($0.key) }
+    }
+  }
+
+  public enum Action: Sendable, Equatable {
+    /// The call of the pending change with this id succeeded.
+    case changeSucceeded(UUID)
+    /// The call of the pending change with this id failed.
+    case changeFailed(UUID, UserFacingError)
+    /// The outbox a previous launch saved was loaded.
+    case outboxRestored(SavedOutbox)
+    /// The write of `outboxBeingSaved` finished (saved or not).
+    case outboxSaved
+    /// Send the first queued entry.
+    case retryOutbox(attempt: Int)
+    case outboxEntrySent(OutboxEntry)
+    case outboxEntryFailed(OutboxEntry, UserFacingError, attempt: Int)
+    case delegate(Delegate)
+
+    /// What the engine tells the notification center.
+    public enum Delegate: Sendable, Equatable {
+      /// A change failed for good, or was given up after too many attempts: undo it in the
+      /// list (if it is known how) and show `error`.
+      case rollBack(PendingChange?, error: UserFacingError)
+    }
+  }
+
+  enum CancelID: Hashable, Sendable {
+    case outbox
+  }
+
+  /// How many times a queued change is sent again, across launches, before it is given up:
+  /// rolled back, with an error the person sees.
+  public static let maximumOutboxAttempts = 8
+
+  @Dependency(\.notificationClient) var client
+  @Dependency(\.settingsClient) var settings
+  @Dependency(\.continuousClock) var clock
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.randomNumberGenerator) var random
+
+  public init() {}
+
+  /// Remembers an optimistic change the caller has just applied, replaces what is queued for
+  /// the same notifications, and sends `request` to confirm it.
+  ///
+  /// The caller changes its own state first, then hands the change over and lifts the effect
+  /// into its actions:
+  ///
+  /// ```swift
+  /// state.readIDs.insert(id)
+  /// return NotificationSyncEngine()
+  ///   .perform(change, sending: .markAsRead(id), in: &state.sync)
+  ///   .map(Action.sync)
+  /// ```
+  public func perform(
+    _ change: PendingChange, sending request: OutboxEntry, in state: inout State
+  ) -> Effect<Action> {
+    let changeID = uuid()
+    state.pendingChanges[changeID] = change
+    // A newer change to the same notifications replaces what is still queued for them.
+    let touched = Set(change.ids)
+    let replaced = state.outbox.filter { entry in
+      if case .clearAll = change { return true }
+      return !touched.isDisjoint(with: entry.ids) || entry == .deleteAll
+    }
+    if !replaced.isEmpty {
+      state.outbox.removeAll { replaced.contains($0) }
+      state.superseded[changeID] = replaced
+    }
+    return .run { [client] send in
+      do {
+        try await Self.send(request, with: client)
+        await send(.changeSucceeded(changeID))
+      } catch {
+        await send(.changeFailed(changeID, UserFacingError(error)))
+      }
+    }
+  }
+
+  /// Loads the outbox a previous launch saved (or, from an older version, its entries alone).
+  func loadOutbox() -> Effect<Action> {
+    .run { [settings] send in
+      guard let data = try await settings.loadData(SettingsKey.outbox) else { return }
+      let decoder = JSONDecoder()
+      let saved =
+        (try? decoder.decode(SavedOutbox.self, from: data))
+        ?? (try? decoder.decode([OutboxEntry].self, from: data)).map { SavedOutbox(entries: $0) }
+      if let saved, !saved.entries.isEmpty { await send(.outboxRestored(saved)) }
+    } catch: { _, _ in
+    }
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .changeSucceeded(let changeID):
+      state.pendingChanges.removeValue(forKey: changeID)
+      guard state.superseded.removeValue(forKey: changeID) != nil else { return .none }
+      state.forgetEntriesNoLongerHeld()
+      return saveOutbox(&state)
+
+    case .changeFailed(let changeID, let error):
+      guard let change = state.pendingChanges.removeValue(forKey: changeID) else { return .none }
+      let replaced = state.superseded.removeValue(forKey: changeID) ?? []
+      if error.isRetryable {
+        state.forgetEntriesNoLongerHeld()
+        let entry = change.outboxEntry
+        state.outbox.enqueue(entry)
+        if state.outbox.contains(entry) {
+          state.outboxRollbacks[entry] = change
+        }
+        // Entries the new one cancelled out are gone.
+        state.forgetEntriesNoLongerHeld()
+        return .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0))
+      }
+      // What the failed change had replaced is still owed to the backend.
+      for entry in replaced { state.outbox.enqueue(entry) }
+      state.forgetEntriesNoLongerHeld()
+      return .merge(
+        .send(.delegate(.rollBack(change, error: error))),
+        replaced.isEmpty ? .none : .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0)))
+
+    case .outboxRestored(let saved):
+      for entry in saved.entries { state.outbox.enqueue(entry) }
+      // What a previous launch kept about each entry still in the outbox comes with it.
+      for entry in state.outbox {
+        if state.outboxRollbacks[entry] == nil, let change = saved.rollbacks[entry] {
+          state.outboxRollbacks[entry] = change
+        }
+        if state.outboxFailures[entry] == nil, let failures = saved.failures[entry] {
+          state.outboxFailures[entry] = failures
+        }
+      }
+      state.forgetEntriesNoLongerHeld()
+      let save = state.saved == saved ? Effect<Action>.none : saveOutbox(&state)
+      return .concatenate(save, .send(.retryOutbox(attempt: 0)))
+
+    case .outboxSaved:
+      guard let written = state.outboxBeingSaved else { return .none }
+      state.outboxBeingSaved = nil
+      // A change made while the write was in flight is written now.
+      return written == state.saved ? .none : saveOutbox(&state)
+
+    case .retryOutbox(let attempt):
+      guard let entry = state.outbox.first else { return .none }
+      return .run { [client] send in
+        do {
+          try await Self.send(entry, with: client)
+          await send(.outboxEntrySent(entry))
+        } catch {
+          await send(.outboxEntryFailed(entry, UserFacingError(error), attempt: attempt))
+        }
+      }
+      .cancellable(id: CancelID.outbox, cancelInFlight: true)
+
+    case .outboxEntrySent(let entry):
+      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
+      state.forgetEntriesNoLongerHeld()
+      return .concatenate(
+        saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+
+    case .outboxEntryFailed(let entry, let error, let attempt):
+      var shown = error
+      if error.isRetryable {
+        // Entries no longer queued (replaced meanwhile) count nothing: the next one is retried.
+        guard state.outbox.contains(entry) else { return scheduleRetry(attempt: attempt + 1) }
+        let failures = state.outboxFailures[entry, default: 0] + 1
+        if failures < Self.maximumOutboxAttempts {
+          state.outboxFailures[entry] = failures
+          return .concatenate(saveOutbox(&state), scheduleRetry(attempt: attempt + 1))
+        }
+        shown = .outboxGaveUp
+      }
+      // A permanent failure of a queued change, or one retried too many times: it is dropped
+      // and the optimistic change it carried is undone.
+      if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
+      let change = state.outboxRollbacks[entry]
+      state.forgetEntriesNoLongerHeld()
+      return .merge(
+        .send(.delegate(.rollBack(change, error: shown))),
+        .concatenate(
+          saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))))
+
+    case .delegate:
+      return .none
+    }
+  }
+
+  /// Sends the first queued entry again after a backoff, replacing a retry already scheduled.
+  func scheduleRetry(attempt: Int) -> Effect<Action> {
+    let delay = NotificationsFeature.backoff(attempt: attempt, random: random)
+    return .run { [clock] send in
+      try await clock.sleep(for: delay)
+      await send(.retryOutbox(attempt: attempt))
+    }
+    .cancellable(id: CancelID.outbox, cancelInFlight: true)
+  }
+
+  /// Writes the outbox with its rollbacks and failure counts, unless a write is in flight: then
+  /// `outboxSaved` writes the latest outbox once it finishes, so the last write is the latest.
+  func saveOutbox(_ state: inout State) -> Effect<Action> {
+    guard state.outboxBeingSaved == nil else { return .none }
+    let saved = state.saved
+    state.outboxBeingSaved = saved
+    return .run { [settings] send in
+      try? await settings.save(saved, forKey: SettingsKey.outbox)
+      await send(.outboxSaved)
+    }
+  }
+
+  static func send(_ entry: OutboxEntry, with client: NotificationClient) async throws {
+    switch entry {
+    case .markAsRead(let id): try await client.markAsRead(id)
+    case .markAsUnread(let id): try await client.markAsUnread(id)
+    case .markAllAsRead(let ids): try await client.markAllAsRead(ids)
+    case .delete(let id): try await client.delete(id)
+    case .deleteAll: try await client.deleteAll()
+    }
+  }
+
+  typealias SettingsKey = NotificationsFeature.SettingsKey
+}
