@@ -9,12 +9,14 @@ import Testing
 /// new store over what the last one saved (the same settings, the same backend).
 @MainActor
 struct SavedPushesTests {
+  let key = NotificationsFeature.SettingsKey.pushes
+  let changeID = UUID(uuidString: "00000000-0000-0000-0000-000000000000") ?? UUID()
   /// The payload of a push for `Fixtures.notification(id, minutesAgo:)`.
   func pushPayload(_ id: String, minutesAgo: Double = 0) -> Data {
     let timestamp = Int(Fixtures.now.timeIntervalSince1970 - minutesAgo * 60)
     return payload(
-      #"{"id":"\#(id)","type":"ping","title":"Title \#(id)","body":"Message \#(id)","timestamp":\#(timestamp)}"#
-    )
+      #"{"id":"\#(id)","type":"ping","title":"Title \#(id)","body":"Message \#(id)","#
+        + #""timestamp":\#(timestamp)}"#)
   }
 
   // MARK: As a shell runs it
@@ -86,5 +88,283 @@ struct SavedPushesTests {
     let relaunched = await launch(settings, backend)
     await relaunched.send(.pushReceived(pushPayload("p1"))).finish()
     #expect(relaunched.state.notifications.ids == ["n1", "n2", "n3"])
+  }
+
+  // MARK: Relaunches, step by step
+
+  /// A relaunch over `settings` whose backend lists `feed`. The saved pushes load only when the
+  /// test resumes `pushesLoad`, after the saved filter and muted types; the live stream never
+  /// opens (its `updatesConnected` would race those loads).
+  func relaunch(
+    _ settings: ControlledSettings, feed: LockedState<[NotificationData]>,
+    _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
+  ) -> TestStore<NotificationsFeature.State, NotificationsFeature.Action> {
+    makeStore([]) {
+      $0.settingsClient = settings.client
+      $0.notificationClient.fetchPage = { _ in NotificationPage(items: feed.withLock { $0 }) }
+      let opening = TestContinuation<AsyncThrowingStream<NotificationEvent, any Error>>()
+      $0.notificationClient.updates = { _ in try await opening.value }
+      $0.pushClient.responses = { TestStream<PushClient.Response>().stream }
+      prepare(&$0)
+    }
+  }
+
+  /// Sends `onAppear` in the background and receives the saved filter and muted types (none).
+  func appear(
+    _ store: TestStore<NotificationsFeature.State, NotificationsFeature.Action>
+  ) async -> TestStoreTask {
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    let appear = await store.send(.onAppear) {
+      $0.isLoading = true
+      $0.connection = .connecting
+      $0.isLoadingPreferences = true
+    }
+    await store.receive(.savedFilterLoaded(nil))
+    await store.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
+    return appear
+  }
+
+  func end(
+    _ store: TestStore<NotificationsFeature.State, NotificationsFeature.Action>,
+    _ appear: TestStoreTask
+  ) async {
+    await store.send(.onDisappear) { $0.connection = .offline }
+    await appear.cancel()
+  }
+
+  @Test func aRelaunchListsTheSavedPushBeforeTheFirstPageAndRefreshesKeepIt() async {
+    let settings = ControlledSettings()
+    let first = makeStore([]) { $0.settingsClient = settings.client }
+    await first.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    let pushed = Fixtures.notification("p1", minutesAgo: 1.5)
+    await first.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
+      $0.notifications = [pushed]
+      $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(pushed)
+    }
+    await first.receive(.delegate(.unreadCountChanged(1)))
+    await first.receivePushesSaved()
+
+    let pushesLoad = settings.holdLoads(forKey: key)
+    let relaunched = relaunch(settings, feed: LockedState(Fixtures.feed))
+    let appear = await appear(relaunched)
+    pushesLoad.resume()
+    // Listed as it was, and not written again.
+    await relaunched.receive(.savedPushesRestored(saved(pushed))) {
+      $0.notifications = [pushed]
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await relaunched.receive(.delegate(.unreadCountChanged(1)))
+    let page = NotificationPage(items: Fixtures.feed)
+    await relaunched.receive(.pageLoaded(page, replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+      $0.notifications = [Fixtures.feed[0], pushed, Fixtures.feed[1], Fixtures.feed[2]]
+    }
+    await relaunched.receive(.delegate(.unreadCountChanged(3)))
+    await relaunched.send(.refreshRequested) { $0.isLoading = true }
+    await relaunched.receive(.pageLoaded(page, replacing: true)) { $0.isLoading = false }
+    await end(relaunched, appear)
+    let writes = settings.writes(of: NotificationsFeature.SavedPushes.self, forKey: key)
+    #expect(writes == [saved(pushed)])
+  }
+
+  @Test func aPushReadBeforeARelaunchIsOneReadItemOnceTheFeedListsItAndTheBackendIsTold() async {
+    var read = Fixtures.notification("p1", minutesAgo: 1.5)
+    read.isRead = true
+    let settings = ControlledSettings()
+    settings.store(saved(read), forKey: key)
+    let pushesLoad = settings.holdLoads(forKey: key)
+    // The write after the feed lists it finishes after the backend is told.
+    let listedWrite = settings.holdWrites(of: saved(), forKey: key)
+    let marked = LockedState<[[String]?]>([])
+    let feed = [Fixtures.feed[0], Fixtures.notification("p1", minutesAgo: 1.5)]
+    let relaunched = relaunch(settings, feed: LockedState(feed)) {
+      $0.notificationClient.markAllAsRead = { ids in marked.withLock { $0.append(ids) } }
+    }
+    let appear = await appear(relaunched)
+    pushesLoad.resume()
+    await relaunched.receive(.savedPushesRestored(saved(read))) {
+      $0.notifications = [read]
+      $0.unlistedPushIDs = ["p1"]
+    }
+    await relaunched.receive(.pageLoaded(NotificationPage(items: feed), replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+      $0.notifications = [Fixtures.feed[0], read]
+      $0.unlistedPushIDs = []
+      $0.pendingChanges[changeID] = .markAll(ids: ["p1"])
+      $0.pushesBeingSaved = saved()
+    }
+    await relaunched.receive(.delegate(.unreadCountChanged(1)))
+    await relaunched.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    listedWrite.resume()
+    await relaunched.receivePushesSaved()
+    await end(relaunched, appear)
+    #expect(marked.withLock { $0 } == [["p1"]])
+  }
+
+  @Test func aPushDeletedBeforeARelaunchStaysDeletedAndTheBackendDeletesItOnceItsFeedListsIt()
+    async
+  {
+    let settings = ControlledSettings()
+    settings.store(saved(deleted: ["p1"]), forKey: key)
+    let pushesLoad = settings.holdLoads(forKey: key)
+    let listedWrite = settings.holdWrites(of: saved(), forKey: key)
+    let deleted = LockedState<[String]>([])
+    let feed = LockedState(Fixtures.feed)
+    let relaunched = relaunch(settings, feed: feed) {
+      $0.notificationClient.delete = { id in deleted.withLock { $0.append(id) } }
+    }
+    let appear = await appear(relaunched)
+    pushesLoad.resume()
+    await relaunched.receive(.savedPushesRestored(saved(deleted: ["p1"]))) {
+      $0.deletedIDs = ["p1"]
+      $0.deletedPushIDs = ["p1"]
+    }
+    await relaunched.receive(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+      $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
+    }
+    await relaunched.receive(.delegate(.unreadCountChanged(2)))
+    // A late duplicate delivery is not listed.
+    await relaunched.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
+
+    // The backend's feed lists it now: it is not listed here, and the backend deletes it.
+    let pushed = Fixtures.notification("p1", minutesAgo: 1.5)
+    let withPush = [Fixtures.feed[0], pushed, Fixtures.feed[1], Fixtures.feed[2]]
+    feed.withLock { $0 = withPush }
+    await relaunched.send(.refreshRequested) { $0.isLoading = true }
+    await relaunched.receive(.pageLoaded(NotificationPage(items: withPush), replacing: true)) {
+      $0.isLoading = false
+      $0.deletedPushIDs = []
+      $0.pendingChanges[changeID] = .delete(pushed, index: 1)
+      $0.pushesBeingSaved = saved()
+    }
+    await relaunched.receive(.changeSucceeded(changeID)) { $0.pendingChanges = [:] }
+    listedWrite.resume()
+    await relaunched.receivePushesSaved()
+    await end(relaunched, appear)
+    #expect(deleted.withLock { $0 } == ["p1"])
+  }
+
+  // MARK: Acting on a push the feed has not listed
+
+  /// A push the backend's feed has not listed, in the list with the fixtures' feed.
+  func storeWithUnlistedPush(
+    _ settings: SettingsClient = .inMemory()
+  ) -> (TestStore<NotificationsFeature.State, NotificationsFeature.Action>, NotificationData) {
+    let pushed = Fixtures.notification("p1", minutesAgo: 1.5, target: .contact(contactID: "c9"))
+    var state = NotificationsFeature.State(
+      notifications: [Fixtures.feed[0], pushed, Fixtures.feed[1], Fixtures.feed[2]])
+    state.unlistedPushIDs = ["p1"]
+    // No backend call is expected: the test client fails on any.
+    return (makeStore(state: state) { $0.settingsClient = settings }, pushed)
+  }
+
+  @Test func readingAndTappingAPushTheFeedHasNotListedHoldsHereAndIsSaved() async {
+    let (store, pushed) = storeWithUnlistedPush()
+    var read = pushed
+    read.isRead = true
+    await store.send(.markAsRead("p1")) {
+      $0.notifications[id: "p1"]?.isRead = true
+      $0.pushesBeingSaved = saved(read)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receivePushesSaved()
+    await store.send(.markAsUnread("p1")) {
+      $0.notifications[id: "p1"]?.isRead = false
+      $0.pushesBeingSaved = saved(pushed)
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.receivePushesSaved()
+    await store.send(.notificationTapped("p1")) {
+      $0.notifications[id: "p1"]?.isRead = true
+      $0.lastTap = .navigated(id: "p1")
+      $0.pushesBeingSaved = saved(read)
+    }
+    await store.receive(.delegate(.navigateToContact(contactID: "c9")))
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receivePushesSaved()
+    #expect(store.state.error == nil)
+  }
+
+  @Test func deletingAPushTheFeedHasNotListedHoldsHereAndIsSaved() async {
+    let (store, _) = storeWithUnlistedPush()
+    await store.send(.delete("p1")) {
+      $0.notifications.remove(id: "p1")
+      $0.unlistedPushIDs = []
+      $0.deletedIDs = ["p1"]
+      $0.deletedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(deleted: ["p1"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receivePushesSaved()
+    await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
+  }
+
+  // MARK: Writes
+
+  @Test func aPushWhileTheLastWriteIsInFlightIsWrittenAfterIt() async {
+    let settings = ControlledSettings()
+    let first = Fixtures.notification("p1", minutesAgo: 1.5)
+    let second = Fixtures.notification("p2")
+    let firstWrite = settings.holdWrites(of: saved(first), forKey: key)
+    let store = makeStore([]) { $0.settingsClient = settings.client }
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
+      $0.notifications = [first]
+      $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(first)
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    // One write at a time: the second push waits for the first write.
+    await store.send(.pushReceived(pushPayload("p2"))) {
+      $0.notifications = [second, first]
+      $0.unlistedPushIDs = ["p1", "p2"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    firstWrite.resume()
+    await store.receive(.pushesSaved) { $0.pushesBeingSaved = saved(second, first) }
+    await store.receivePushesSaved()
+    #expect(
+      settings.writes(of: NotificationsFeature.SavedPushes.self, forKey: key) == [
+        saved(first), saved(second, first),
+      ])
+  }
+
+  @Test func onlyTheNewestPushesAreSavedAndTheOldestDeletedIDIsForgotten() async {
+    let maximum = NotificationsFeature.maximumSavedPushes
+    // `maximum` pushes the feed has not listed, a minute apart, p0 the newest.
+    let pushes = (0..<maximum).map { Fixtures.notification("p\($0)", minutesAgo: Double($0 + 1)) }
+    var state = NotificationsFeature.State(notifications: pushes)
+    state.unlistedPushIDs = Set(pushes.map(\.id))
+    state.isInForeground = false
+    let deletedBefore = (0..<NotificationsFeature.maximumSavedDeletedPushes).map { "d\($0)" }
+    state.deletedPushIDs = deletedBefore
+    state.deletedIDs = Set(deletedBefore)
+    let store = makeStore(state: state)
+    let newest = Fixtures.notification("new")
+    await store.send(.pushReceived(pushPayload("new"))) {
+      $0.notifications.insert(newest, at: 0)
+      $0.unlistedPushIDs.insert("new")
+      // The oldest push is left out.
+      $0.pushesBeingSaved = NotificationsFeature.SavedPushes(
+        pushes: [newest] + pushes.dropLast(), deletedIDs: deletedBefore)
+    }
+    await store.receive(.delegate(.unreadCountChanged(maximum + 1)))
+    await store.receivePushesSaved()
+    await store.send(.delete("new")) {
+      $0.notifications.remove(id: "new")
+      $0.unlistedPushIDs.remove("new")
+      $0.deletedIDs.insert("new")
+      // The oldest deleted id is forgotten.
+      $0.deletedPushIDs = Array(deletedBefore.dropFirst()) + ["new"]
+      $0.pushesBeingSaved = NotificationsFeature.SavedPushes(
+        pushes: pushes, deletedIDs: Array(deletedBefore.dropFirst()) + ["new"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(maximum)))
+    await store.receivePushesSaved()
   }
 }
