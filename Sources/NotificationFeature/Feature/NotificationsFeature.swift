@@ -207,6 +207,7 @@ public struct NotificationsFeature: Reducer {
     case clearAll
     case changeSucceeded(UUID)
     case changeFailed(UUID, UserFacingError)
+    /// The pushes a previous launch saved, loaded by `onAppear` before its first page.
     case savedPushesRestored(SavedPushes)
     /// The write of `pushesBeingSaved` finished (saved or not).
     case pushesSaved
