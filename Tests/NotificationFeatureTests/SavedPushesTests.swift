@@ -249,6 +249,60 @@ struct SavedPushesTests {
     #expect(deleted.withLock { $0 } == ["p1"])
   }
 
+  @Test func restoredPushesMergeWithWhatIsListedAlready() async {
+    // Listed before the saved pushes arrived: the feed's n1 (by a live event), a duplicate
+    // delivery of p1, and n2 whose deletion is pending; p3 was deleted before the relaunch and
+    // the feed lists it.
+    let p1 = Fixtures.notification("p1", minutesAgo: 0.5)
+    let p3 = Fixtures.notification("p3", minutesAgo: 0.7)
+    // Listed p1, p3, n1.
+    var state = NotificationsFeature.State(notifications: [Fixtures.feed[0], p1, p3])
+    state.unlistedPushIDs = ["p1"]
+    state.pendingChanges[UUID(99)] = .delete(Fixtures.feed[1], index: 1)
+    let deleted = LockedState<[String]>([])
+    let marked = LockedState<[[String]?]>([])
+    // The two calls that tell the backend answer when the test lets them, one after the other.
+    let markAnswer = TestContinuation<Void>()
+    let deleteAnswer = TestContinuation<Void>()
+    let store = makeStore(state: state) {
+      $0.notificationClient.markAllAsRead = { ids in
+        marked.withLock { $0.append(ids) }
+        try await markAnswer.value
+      }
+      $0.notificationClient.delete = { id in
+        deleted.withLock { $0.append(id) }
+        try await deleteAnswer.value
+      }
+    }
+    var readN1 = Fixtures.feed[0]
+    readN1.isRead = true
+    var readP1 = p1
+    readP1.isRead = true
+    var pushedN2 = Fixtures.feed[1]
+    pushedN2.title = "As pushed"
+    let restored = saved(readN1, readP1, pushedN2, deleted: ["p3"])
+    await store.send(.savedPushesRestored(restored)) {
+      // n1 and p1 are one item each, read as the person left them; the backend is told of n1.
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.notifications[id: "p1"]?.isRead = true
+      $0.pendingChanges[UUID(0)] = .markAll(ids: ["n1"])
+      // p3 is taken out and deleted on the backend; n2's pending deletion wins.
+      $0.notifications.remove(id: "p3")
+      $0.pendingChanges[UUID(1)] = .delete(p3, index: 1)
+      $0.deletedIDs = ["p3"]
+      $0.deletedPushIDs = ["p3"]
+      $0.pushesBeingSaved = saved(readP1, deleted: ["p3"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receivePushesSaved()
+    markAnswer.resume()
+    await store.receive(.changeSucceeded(UUID(0))) { $0.pendingChanges[UUID(0)] = nil }
+    deleteAnswer.resume()
+    await store.receive(.changeSucceeded(UUID(1))) { $0.pendingChanges[UUID(1)] = nil }
+    #expect(marked.withLock { $0 } == [["n1"]])
+    #expect(deleted.withLock { $0 } == ["p3"])
+  }
+
   // MARK: Acting on a push the feed has not listed
 
   /// A push the backend's feed has not listed, in the list with the fixtures' feed.
