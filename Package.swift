@@ -80,7 +80,10 @@ let package = Package(
       name: "NotificationServerTests",
       dependencies: ["NotificationServerCore", "NotificationFeature", "NotificationClients"]
     ),
-    .testTarget(name: "NotificationsCLITests", dependencies: ["NotificationsCLI", "NotificationServer"]),
+    .testTarget(
+      name: "NotificationsCLITests",
+      dependencies: ["NotificationsCLI", "NotificationServer", "NotificationClients", "NotificationFeature"]
+    ),
     // The code every guide shows (README, Docs/, the DocC catalogs), compiled and run; a test
     // checks that the guides show exactly these snippets.
     .testTarget(

@@ -74,7 +74,8 @@ let usage = """
     unread ID               mark a notification unread
     delete ID               delete a notification
     clear                   delete every notification
-    push JSON | --file F    deliver a push payload (APNs or FCM shaped JSON)
+    push JSON | --file F    deliver a push payload (APNs or FCM shaped JSON); it stays listed
+                            until deleted, kept with the inbox's settings until the feed has it
     tap ID                  tap a notification and print where the app navigates
     open contact|alert|ping ID
                             open an entity's screen: marks everything about it read

@@ -92,14 +92,11 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     if let error = session.feature.lastPushParseError {
       throw .failed("Invalid push payload: \(error)")
     }
+    // The feature keeps the push (it saves the pushes its feed has not listed): the CLI, like
+    // any shell, only sends the action.
     let received = try? PushPayloadParser.parse(payload, receivedAt: Date())
     guard let notification = received.flatMap({ session.feature.notifications[id: $0.id] }) else {
       throw .failed("The push was not delivered.")
-    }
-    do {
-      try session.inbox.insert([notification])
-    } catch {
-      throw .failed("\(error)")
     }
     return "Delivered \(notification.id): \(notification.title)"
 

@@ -6,7 +6,8 @@ import NotificationFeature
 
 /// A scripted session on a fresh temporary inbox that prints each action and the state change
 /// it caused: the list, a push arriving, a tap navigating, mark-all-read, a failing backend
-/// rolling an optimistic change back, and the outbox retrying a change after a network error.
+/// rolling an optimistic change back, the outbox retrying a change after a network error, and
+/// a relaunch that still lists the push (the feature saved it; the inbox never had it).
 @MainActor
 func runDemo(renderer: Renderer) async throws(CLIError) {
   let folder = FileManager.default.temporaryDirectory
@@ -72,8 +73,11 @@ func runDemo(renderer: Renderer) async throws(CLIError) {
   await session.send(.delete(first.id))
   print("→ outbox: \(session.feature.sync.outbox.count) waiting; \(first.id) gone: \(session.feature.notifications[id: first.id] == nil)")
 
-  step("The inbox afterwards")
-  try await session.load()
-  print(renderer.table(session.feature.filteredNotifications))
-  print("\(session.feature.unreadCount) unread")
+  step("Relaunch: the push the inbox has not listed is still there")
+  let relaunched = Session(inbox: inbox, client: client, trace: true)
+  try await relaunched.load()
+  print(renderer.table(relaunched.feature.filteredNotifications))
+  print("\(relaunched.feature.unreadCount) unread")
+  let kept = relaunched.feature.notifications[id: "push-1"]
+  print("→ push-1 listed: \(kept != nil), read: \(kept?.isRead == true)")
 }

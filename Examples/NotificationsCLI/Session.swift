@@ -38,9 +38,20 @@ final class Session {
     await store.send(.notifications(action)).finish()
   }
 
-  /// Loads every page of the feed.
+  /// Loads every page of the feed. The first load is the app's launch: the feature appears, and
+  /// restores what earlier runs saved (the pushes the feed has not listed, queued changes, the
+  /// filter) with its first page. Its live stream is closed then: only `watch` follows it.
   func load() async throws(CLIError) {
-    await send(.refreshRequested)
+    if feature.hasLoadedOnce {
+      await send(.refreshRequested)
+    } else {
+      store.send(.notifications(.onAppear))
+      for await state in store.states
+      where !state.notifications.isLoading && !state.notifications.isLoadingPreferences {
+        break
+      }
+      await send(.onDisappear)
+    }
     while feature.hasMore, feature.error == nil { await send(.loadMoreRequested) }
     try failIfError()
   }

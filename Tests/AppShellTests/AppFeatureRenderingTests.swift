@@ -49,11 +49,13 @@ struct AppFeatureRenderingTests {
     await store.send(.notifications(.pushReceived(Data(json.utf8)))) {
       $0.notifications.notifications.insert(Self.first, at: 0)
       $0.notifications.unlistedPushIDs = ["b1"]
+      $0.notifications.pushesBeingSaved = NotificationsFeature.SavedPushes(pushes: [Self.first])
     }
     await store.receive(.notifications(.delegate(.presentBanner(Self.first, Self.announced)))) {
       $0.banners = [AppFeature.Banner(notification: Self.first, options: Self.announced)]
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(2)))) { $0.unreadCount = 2 }
+    await store.receive(.notifications(.pushesSaved)) { $0.notifications.pushesBeingSaved = nil }
   }
 
   @Test func theNewestErrorIsShownUntilDismissed() async {

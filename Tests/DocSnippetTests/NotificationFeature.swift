@@ -96,6 +96,37 @@ let feed = [
 }
 
 @MainActor
+@Test func aPushIsSavedUntilTheFeedListsIt() async {
+  // snippet: saved-pushes
+  let now = Date(timeIntervalSince1970: 1_700_000_120)
+  let store = TestStore(initialState: NotificationsFeature.State()) {
+    NotificationsFeature()
+  } withDependencies: {
+    $0.date = .constant(now)
+    $0.settingsClient = .inMemory()
+  }
+  await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+  let pushed = NotificationData(
+    id: "p1", type: .ping, title: "Hi", message: "Are you there?", timestamp: now)
+  let payload = #"{"id":"p1","type":"ping","title":"Hi","body":"Are you there?"}"#
+  await store.send(.pushReceived(Data(payload.utf8))) {
+    $0.notifications = [pushed]
+    $0.unlistedPushIDs = ["p1"]
+    $0.pushesBeingSaved = NotificationsFeature.SavedPushes(pushes: [pushed])
+  }
+  await store.receive(.delegate(.unreadCountChanged(1)))
+  await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+  // The backend's feed lists it: one item, no longer saved as a push.
+  await store.send(.liveEvent(NotificationEvent(.inserted(pushed), cursor: "1"))) {
+    $0.newestCursor = "1"
+    $0.unlistedPushIDs = []
+    $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
+  }
+  await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+  // snippet: end
+}
+
+@MainActor
 @Test func theAppRoutesTheFeaturesDelegateActions() async {
   let store = Store(initialState: AppFeature.State()) { AppFeature() }
   store.send(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1"))))

@@ -84,8 +84,10 @@ struct PreferencesTests {
     await store.send(.pushReceived(payload(json))) {
       $0.notifications = [Fixtures.notification("m1")]
       $0.unlistedPushIDs = ["m1"]
+      $0.pushesBeingSaved = saved(Fixtures.notification("m1"))
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
   }
 
   @Test func presentingThePreferencesLoadsThem() async {

@@ -46,8 +46,10 @@ struct PushLifetimeTests {
     await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
       $0.notifications.insert(pushed, at: 1)
       $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.receivePushesSaved()
 
     // A refresh whose page does not hold it yet keeps it.
     await store.send(.refreshRequested) { $0.isLoading = true }
@@ -70,7 +72,9 @@ struct PushLifetimeTests {
       $0.isLoading = false
       $0.notifications[id: "p1"] = listed
       $0.unlistedPushIDs = []
+      $0.pushesBeingSaved = saved()
     }
+    await store.receivePushesSaved()
     #expect(store.state.notifications.ids == ["n1", "p1", "n2", "n3"])
 
     await store.send(.markAsRead("p1")) {
@@ -104,20 +108,25 @@ struct PushLifetimeTests {
   // MARK: Duplicates
 
   @Test func aDuplicatePushLeavesAReadPushRead() async {
-    let store = makeStore { $0.notificationClient.markAsRead = { _ in } }
+    let store = makeStore()
     let pushed = Fixtures.notification("p1", minutesAgo: 1.5)
     await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
       $0.notifications.insert(pushed, at: 1)
       $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.presentBanner(pushed, [.banner, .sound, .badge])))
     await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.receivePushesSaved()
+    // Read here only: the backend's feed has not listed it (see `SavedPushesTests`).
+    var read = pushed
+    read.isRead = true
     await store.send(.markAsRead("p1")) {
       $0.notifications[id: "p1"]?.isRead = true
-      $0.sync.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
+      $0.pushesBeingSaved = saved(read)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receivePushesSaved()
 
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
     await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
@@ -178,94 +187,81 @@ struct PushLifetimeTests {
     await store.send(.pushReceived(pushPayload("n2")))
   }
 
-  @Test func aDeletedPushIsNotKeptByARefreshAndIsForgotten() async {
-    let store = makeStore([]) { $0.notificationClient.delete = { _ in } }
+  @Test func aDeletedPushIsDeletedHereAndNotKeptByARefresh() async {
+    // The backend is not called: its feed has not listed the push (see `SavedPushesTests`).
+    let store = makeStore([])
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
     let pushed = Fixtures.notification("p1")
     await store.send(.pushReceived(pushPayload("p1"))) {
       $0.notifications = [pushed]
       $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
     await store.send(.delete("p1")) {
       $0.notifications = []
-      $0.sync.pendingChanges[changeID] = .delete(pushed, index: 0)
+      $0.unlistedPushIDs = []
       $0.deletedIDs = ["p1"]
+      $0.deletedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(deleted: ["p1"])
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receivePushesSaved()
     await store.send(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
       $0.hasLoadedOnce = true
       $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
-      $0.unlistedPushIDs = []
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-  }
-
-  @Test func aPushWhoseDeletionIsRolledBackIsStillKeptByARefresh() async {
-    // The backend does not have the push yet, so deleting it there fails for good.
-    let store = makeStore([]) {
-      $0.notificationClient.delete = { _ in throw UserFacingError.notFound }
-    }
-    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
-    let pushed = Fixtures.notification("p1")
-    await store.send(.pushReceived(pushPayload("p1"))) {
-      $0.notifications = [pushed]
-      $0.unlistedPushIDs = ["p1"]
-    }
-    await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.send(.delete("p1")) {
-      $0.notifications = []
-      $0.sync.pendingChanges[changeID] = .delete(pushed, index: 0)
-      $0.deletedIDs = ["p1"]
-    }
-    await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.sync(.changeFailed(changeID, .notFound))) {
-      $0.sync.pendingChanges = [:]
-    }
-    await store.receive(.sync(.delegate(.rollBack(.delete(pushed, index: 0), error: .notFound)))) {
-      $0.notifications = [pushed]
-      $0.error = .notFound
-    }
-    await store.receive(.delegate(.errorOccurred(.notFound)))
-    await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.send(.pageLoaded(NotificationPage(items: []), replacing: true)) {
-      $0.hasLoadedOnce = true
-    }
-    #expect(store.state.notifications.ids == ["p1"])
+    await store.send(.pushReceived(pushPayload("p1")))
   }
 
   // MARK: Read before the feed lists it
 
   @Test func aPushReadBeforeTheFeedListsItStaysReadAndTheBackendIsTold() async {
     let marked = LockedState<[[String]?]>([])
+    // The writes of the saved pushes after each mark-all finish after its call, in this order.
+    let settings = ControlledSettings()
+    var pushed = Fixtures.notification("p1")
+    let unread = pushed
+    pushed.isRead = true
+    let key = NotificationsFeature.SettingsKey.pushes
+    let readWrite = settings.holdWrites(of: saved(pushed), forKey: key)
+    let listedWrite = settings.holdWrites(of: saved(), forKey: key)
     let store = makeStore([]) {
+      $0.settingsClient = settings.client
       $0.notificationClient.markAllAsRead = { ids in marked.withLock { $0.append(ids) } }
     }
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
-    var pushed = Fixtures.notification("p1")
     await store.send(.pushReceived(pushPayload("p1"))) {
-      $0.notifications = [pushed]
+      $0.notifications = [unread]
       $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(unread)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
     // The backend accepts a mark-all that names a notification it does not have yet.
     await store.send(.markAllAsRead) {
       $0.notifications[id: "p1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["p1"])
+      $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    readWrite.resume()
+    await store.receivePushesSaved()
 
     // Its feed lists it later, unread: it stays read, and the backend is told.
-    let page = NotificationPage(items: [pushed], hasMore: false)
-    pushed.isRead = true
+    let page = NotificationPage(items: [unread], hasMore: false)
     await store.send(.pageLoaded(page, replacing: true)) {
       $0.hasLoadedOnce = true
       $0.unlistedPushIDs = []
       $0.sync.pendingChanges[secondID] = .markAll(ids: ["p1"])
+      $0.pushesBeingSaved = saved()
     }
     await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
+    listedWrite.resume()
+    await store.receivePushesSaved()
     #expect(marked.withLock { $0 } == [["p1"], ["p1"]])
     #expect(store.state.notifications.elements == [pushed])
   }
@@ -279,8 +275,10 @@ struct PushLifetimeTests {
     await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5))) {
       $0.notifications.insert(pushed, at: 1)
       $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.receivePushesSaved()
     await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: "e1"))) {
       $0.newestCursor = "e1"
       $0.notifications = [Fixtures.feed[0], pushed]
@@ -292,7 +290,9 @@ struct PushLifetimeTests {
       $0.newestCursor = "e2"
       $0.notifications[id: "p1"] = listed
       $0.unlistedPushIDs = []
+      $0.pushesBeingSaved = saved()
     }
+    await store.receivePushesSaved()
     // Once the backend has listed it, its snapshots decide.
     await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: "e3"))) {
       $0.newestCursor = "e3"

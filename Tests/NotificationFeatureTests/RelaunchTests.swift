@@ -62,8 +62,10 @@ struct RelaunchTests {
     await relaunched.send(.pushReceived(payload(ping))) {
       $0.notifications = [Fixtures.notification("m1")]
       $0.unlistedPushIDs = ["m1"]
+      $0.pushesBeingSaved = saved(Fixtures.notification("m1"))
     }
     await relaunched.receive(.delegate(.unreadCountChanged(1)))
+    await relaunched.receivePushesSaved()
     await relaunched.send(.onDisappear) { $0.connection = .offline }
     await appear.cancel()
   }
@@ -92,14 +94,18 @@ struct RelaunchTests {
       $0.notifications = [muted]
       $0.unlistedPushIDs = ["m1"]
       $0.heldBanners = [muted]
+      $0.pushesBeingSaved = saved(muted)
     }
     await relaunched.receive(.delegate(.unreadCountChanged(1)))
+    await relaunched.receivePushesSaved()
     await relaunched.send(.pushReceived(payload(system))) {
       $0.notifications = [muted, announced]
       $0.unlistedPushIDs = ["m1", "m2"]
       $0.heldBanners = [muted, announced]
+      $0.pushesBeingSaved = saved(muted, announced)
     }
     await relaunched.receive(.delegate(.unreadCountChanged(2)))
+    await relaunched.receivePushesSaved()
     mutedLoad.resume()
     await relaunched.receive(.preferences(.mutedLoaded([.ping]))) {
       $0.preferences.muted = [.ping]
@@ -132,8 +138,10 @@ struct RelaunchTests {
       $0.notifications = [held]
       $0.unlistedPushIDs = ["m2"]
       $0.heldBanners = [held]
+      $0.pushesBeingSaved = saved(held)
     }
     await relaunched.receive(.delegate(.unreadCountChanged(1)))
+    await relaunched.receivePushesSaved()
     await relaunched.send(.foregroundChanged(false)) { $0.isInForeground = false }
     mutedLoad.resume()
     await relaunched.receive(.preferences(.mutedLoaded(nil))) {

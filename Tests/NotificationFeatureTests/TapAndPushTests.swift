@@ -99,9 +99,11 @@ struct TapAndPushTests {
     await store.send(.pushReceived(payload(json))) {
       $0.notifications.insert(expected, at: 0)
       $0.unlistedPushIDs = ["n7"]
+      $0.pushesBeingSaved = saved(expected)
     }
     await store.receive(.delegate(.presentBanner(expected, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.receivePushesSaved()
   }
 
   @Test func theSameIDByPushAndByFeedShowsOnce() async {
@@ -118,9 +120,11 @@ struct TapAndPushTests {
     await store.send(.pushReceived(pushed.payload)) {
       $0.notifications = [pushed.notification]
       $0.unlistedPushIDs = ["n7"]
+      $0.pushesBeingSaved = saved(pushed.notification)
     }
     await store.receive(.delegate(.presentBanner(pushed.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
     // The feed's copy is older and edited since: it replaces the pushed one, in its place.
     var fromFeed = Fixtures.notification("n7", minutesAgo: 0.5)
     fromFeed.title = "Edited"
@@ -129,8 +133,10 @@ struct TapAndPushTests {
       $0.hasLoadedOnce = true
       $0.notifications = [fromFeed, Fixtures.feed[0]]
       $0.unlistedPushIDs = []
+      $0.pushesBeingSaved = saved()
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receivePushesSaved()
   }
 
   @Test func anInvalidPushIsRecordedAndChangesNothingElse() async {
@@ -150,8 +156,10 @@ struct TapAndPushTests {
     await store.send(.pushReceived(silent.payload)) {
       $0.notifications = [silent.notification]
       $0.unlistedPushIDs = ["s1"]
+      $0.pushesBeingSaved = saved(silent.notification)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
   }
 
   @Test func aMutedTypeIsNotAnnouncedAtRegularPriority() async {
@@ -160,8 +168,10 @@ struct TapAndPushTests {
     await store.send(.pushReceived(muted.payload)) {
       $0.notifications = [muted.notification]
       $0.unlistedPushIDs = ["m1"]
+      $0.pushesBeingSaved = saved(muted.notification)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
   }
 
   @Test func aMutedTypeIsAnnouncedAtHighPriority() async {
@@ -170,9 +180,11 @@ struct TapAndPushTests {
     await store.send(.pushReceived(urgent.payload)) {
       $0.notifications = [urgent.notification]
       $0.unlistedPushIDs = ["h1"]
+      $0.pushesBeingSaved = saved(urgent.notification)
     }
     await store.receive(.delegate(.presentBanner(urgent.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
   }
 
   @Test func aMutedSystemNotificationIsNotAnnouncedEvenAtHighPriority() async {
@@ -181,8 +193,10 @@ struct TapAndPushTests {
     await store.send(.pushReceived(system.payload)) {
       $0.notifications = [system.notification]
       $0.unlistedPushIDs = ["h2"]
+      $0.pushesBeingSaved = saved(system.notification)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
   }
 
   @Test func anUnmutedSystemNotificationAtHighPriorityIsAnnounced() async {
@@ -191,9 +205,11 @@ struct TapAndPushTests {
     await store.send(.pushReceived(system.payload)) {
       $0.notifications = [system.notification]
       $0.unlistedPushIDs = ["h3"]
+      $0.pushesBeingSaved = saved(system.notification)
     }
     await store.receive(.delegate(.presentBanner(system.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
   }
 
   @Test func pushesAreAnnouncedOnlyInTheForeground() async {
@@ -203,16 +219,20 @@ struct TapAndPushTests {
     await store.send(.pushReceived(inBackground.payload)) {
       $0.notifications = [inBackground.notification]
       $0.unlistedPushIDs = ["b1"]
+      $0.pushesBeingSaved = saved(inBackground.notification)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receivePushesSaved()
 
     await store.send(.foregroundChanged(true)) { $0.isInForeground = true }
     let inForeground = push("f1", priority: .regular)
     await store.send(.pushReceived(inForeground.payload)) {
       $0.notifications.insert(inForeground.notification, at: 1)
       $0.unlistedPushIDs.insert("f1")
+      $0.pushesBeingSaved = saved(inBackground.notification, inForeground.notification)
     }
     await store.receive(.delegate(.presentBanner(inForeground.notification, Self.announced)))
     await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receivePushesSaved()
   }
 }

@@ -24,8 +24,10 @@ struct UnreadTotalEventTests {
     ) {
       $0.notifications.insert(pushed, at: 0)
       $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.unreadCountChanged(121)))
+    await store.receivePushesSaved()
 
     // A refresh whose page does not list it yet keeps it, and counts it.
     await store.send(.refreshRequested) { $0.isLoading = true }
@@ -44,7 +46,9 @@ struct UnreadTotalEventTests {
       $0.notifications = NotificationFeed(uniqueElements: withPush.prefix(50))
       $0.unlistedPushIDs = []
       $0.unreadNotLoaded = 71
+      $0.pushesBeingSaved = saved()
     }
+    await store.receivePushesSaved()
     #expect(store.state.unreadCount == 121)
 
     // A local notice is read: it counts nothing.
@@ -74,8 +78,10 @@ struct UnreadTotalEventTests {
     ) {
       $0.notifications.append(pushed)
       $0.unlistedPushIDs = ["p1"]
+      $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.unreadCountChanged(121)))
+    await store.receivePushesSaved()
 
     let withPush = Array(feed[0..<59]) + [pushed] + feed[59...]
     await store.send(.loadMoreRequested) { $0.isLoading = true }
@@ -87,7 +93,9 @@ struct UnreadTotalEventTests {
       $0.notifications = NotificationFeed(uniqueElements: withPush.prefix(100))
       $0.unlistedPushIDs = []
       $0.unreadNotLoaded = 21
+      $0.pushesBeingSaved = saved()
     }
+    await store.receivePushesSaved()
     #expect(store.state.unreadCount == 121)
   }
 

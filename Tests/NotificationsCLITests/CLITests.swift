@@ -1,4 +1,6 @@
 import Foundation
+import NotificationClients
+import NotificationFeature
 import Testing
 
 /// Runs the built `notifications` executable as a subprocess, each test with its own inbox.
@@ -284,12 +286,37 @@ struct CLITests {
     try process.run()
     // Give the watcher a moment to load and start polling, then change the inbox.
     Thread.sleep(forTimeInterval: 1.0)
-    _ = try cli("push", #"{"id":"w1","type":"alert","title":"Fire"}"#)
+    _ = try cli("notice", "Fire", "in the kitchen")
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     #expect(text.contains("Watching 1 notifications"))
-    #expect(text.contains("new:") && text.contains("w1"))
+    #expect(text.contains("new:") && text.contains("Fire"))
+  }
+
+  @Test func aPushIsKeptByTheFeatureNotWrittenIntoTheInboxUntilDeleted() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let push = #"{"id":"p1","type":"alert","alertId":"a1","title":"Fire","body":"Now"}"#
+    #expect(try cli("push", push).output == "Delivered p1: Fire\n")
+    // The shell only sent the action: the inbox's feed does not list the push.
+    let page = try await LocalInbox(url: cli.inbox).notificationClient.fetchPage(PageRequest(limit: 50))
+    #expect(page.items == [])
+    // Each command is a relaunch: the next one still lists it, and reads it.
+    let list = try cli("list").output
+    #expect(list.contains("p1  Fire"))
+    #expect(list.hasSuffix("1 unread\nhighlighted: alert a1\n"))
+    #expect(try cli("read", "p1").output == "Marked p1 read.\n")
+    #expect(try cli("list").output.hasSuffix("0 unread\n"))
+    #expect(try cli("unread", "p1").output == "Marked p1 unread.\n")
+    #expect(try cli("list").output.hasSuffix("1 unread\nhighlighted: alert a1\n"))
+    #expect(try cli("delete", "p1").output == "Deleted p1.\n")
+    #expect(try cli("list").output == "No notifications.\n0 unread\n")
+    // A late duplicate delivery does not bring it back.
+    let duplicate = try cli("push", push)
+    #expect(duplicate.status == 1)
+    #expect(duplicate.error == "error: The push was not delivered.\n")
+    #expect(try cli("list").output == "No notifications.\n0 unread\n")
   }
 
   @Test func tracePrintsEachActionWithTheStateChangeItCaused() throws {
@@ -315,5 +342,7 @@ struct CLITests {
     #expect(result.output.contains("→ contacts tab, contact c1, ping p9"))
     #expect(result.output.contains("→ error shown: The server had a problem (400)."))
     #expect(result.output.contains("received action:"))
+    // The pushed notification is still listed after the relaunch at the end, as read.
+    #expect(result.output.hasSuffix("→ push-1 listed: true, read: true\n"))
   }
 }

@@ -8,7 +8,9 @@ extension NotificationsFeature {
     }
     guard notification.isRead != isRead else { return .none }
     state.notifications[id: id]?.isRead = isRead
-    if notification.isLocal { return .none }
+    // A push the feed has not listed is changed here (and saved); the backend is told once its
+    // feed lists it (see `list(fromBackend:into:owed:)`).
+    if notification.isLocal || state.unlistedPushIDs.contains(id) { return .none }
     return perform(
       .setRead(id: id, isRead: isRead, previous: notification.isRead),
       sending: isRead ? .markAsRead(id) : .markAsUnread(id), in: &state)
@@ -68,16 +70,16 @@ extension NotificationsFeature {
     return true
   }
 
-  /// Applies a change the backend reports, adding to `readHere` the pushes the person read
-  /// before the backend listed them (see ``list(fromBackend:into:readHere:)``).
-  func apply(_ event: NotificationEvent, to state: inout State, readHere: inout [String]) {
+  /// Applies a change the backend reports, adding to `owed` what the person did to pushes
+  /// before the backend listed them (see ``list(fromBackend:into:owed:)``).
+  func apply(_ event: NotificationEvent, to state: inout State, owed: inout OwedToBackend) {
     if let cursor = event.cursor { state.newestCursor = cursor }
     switch event.change {
     case .inserted(let notification):
-      list(fromBackend: notification, into: &state, readHere: &readHere)
+      list(fromBackend: notification, into: &state, owed: &owed)
     case .updated(let notification):
       countUpdateOfNotLoaded(notification, in: &state)
-      list(fromBackend: notification, into: &state, readHere: &readHere)
+      list(fromBackend: notification, into: &state, owed: &owed)
     case .deleted(let id):
       state.notifications.remove(id: id)
       state.unlistedPushIDs.remove(id)
@@ -85,7 +87,7 @@ extension NotificationsFeature {
     case .snapshot(let notifications):
       // The whole feed: nothing is left unloaded.
       if state.unreadNotLoaded != nil { state.unreadNotLoaded = 0 }
-      replaceWithBackendFeed(notifications, in: &state, readHere: &readHere)
+      replaceWithBackendFeed(notifications, in: &state, owed: &owed)
     }
   }
 

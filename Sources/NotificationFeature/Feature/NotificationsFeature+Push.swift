@@ -72,12 +72,14 @@ extension NotificationsFeature {
   /// Lists a notification of the backend's feed (a page or a live event). When it was a push
   /// the feed had not listed yet, the two become one: the feed's copy replaces the push's,
   /// content and place, but a push the person read stays read, and its id is added to
-  /// `readHere` so the backend is told (it may not have had the notification when the person
-  /// read it).
+  /// `owed.read` so the backend is told (it may not have had the notification when the person
+  /// read it). A push the person deleted before the feed listed it is not listed, and is added
+  /// to `owed.deleted`.
   func list(
     fromBackend notification: NotificationData, into state: inout State,
-    readHere: inout [String]
+    owed: inout OwedToBackend
   ) {
+    if isDeletedPush(notification, in: &state, owed: &owed) { return }
     let wasUnlistedPush = state.unlistedPushIDs.remove(notification.id) != nil
     guard wasUnlistedPush, state.notifications[id: notification.id]?.isRead == true,
       let listed = state.sync.applyingPendingChanges(to: notification), !listed.isRead
@@ -88,13 +90,13 @@ extension NotificationsFeature {
     var read = listed
     read.isRead = true
     upsert(read, into: &state)
-    readHere.append(notification.id)
+    owed.read.append(notification.id)
   }
 
   /// Replaces the list with the backend's feed (the first page of a refresh, or a snapshot),
   /// keeping local notices and the pushes the feed does not list yet.
   func replaceWithBackendFeed(
-    _ notifications: [NotificationData], in state: inout State, readHere: inout [String]
+    _ notifications: [NotificationData], in state: inout State, owed: inout OwedToBackend
   ) {
     let unlisted = state.unlistedPushIDs
     state.notifications = state.notifications.filter { $0.isLocal || unlisted.contains($0.id) }
@@ -103,7 +105,7 @@ extension NotificationsFeature {
       state.notifications.contains(id: $0) || state.sync.isDeletionPending($0)
     }
     for notification in notifications {
-      list(fromBackend: notification, into: &state, readHere: &readHere)
+      list(fromBackend: notification, into: &state, owed: &owed)
     }
   }
 

@@ -11,7 +11,10 @@ extension NotificationsFeature {
         state.isLoadingPreferences = true
         effects.append(loadSettings())
         effects.append(NotificationSyncEngine().loadOutbox().map(Action.sync))
-        effects.append(fetchPage(PageRequest(limit: Self.pageSize), replacing: true))
+        // The saved pushes first, so the first page keeps them.
+        effects.append(
+          .concatenate(
+            loadSavedPushes(), fetchPage(PageRequest(limit: Self.pageSize), replacing: true)))
       }
       return .merge(effects)
 
@@ -40,17 +43,17 @@ extension NotificationsFeature {
       state.hasLoadedOnce = true
       state.hasMore = page.hasMore
       state.nextCursor = page.nextCursor
-      var readHere: [String] = []
+      var owed = OwedToBackend()
       if replacing {
         state.unreadNotLoaded = unreadNotLoaded(besides: page, in: state)
-        replaceWithBackendFeed(page.items, in: &state, readHere: &readHere)
+        replaceWithBackendFeed(page.items, in: &state, owed: &owed)
       } else {
         for notification in page.items {
           countLoading(notification, in: &state)
-          list(fromBackend: notification, into: &state, readHere: &readHere)
+          list(fromBackend: notification, into: &state, owed: &owed)
         }
       }
-      return markReadOnBackend(readHere, in: &state)
+      return tellBackend(owed, in: &state)
 
     case .pageFailed(let error):
       state.isLoading = false
@@ -68,15 +71,15 @@ extension NotificationsFeature {
       return .none
 
     case .liveEvent(let event):
-      var readHere: [String] = []
-      apply(event, to: &state, readHere: &readHere)
-      return markReadOnBackend(readHere, in: &state)
+      var owed = OwedToBackend()
+      apply(event, to: &state, owed: &owed)
+      return tellBackend(owed, in: &state)
 
     case .caughtUp(let events):
-      var readHere: [String] = []
-      for event in events { apply(event, to: &state, readHere: &readHere) }
+      var owed = OwedToBackend()
+      for event in events { apply(event, to: &state, owed: &owed) }
       return .merge(
-        markReadOnBackend(readHere, in: &state),
+        tellBackend(owed, in: &state),
         state.sync.outbox.isEmpty ? .none : .send(.sync(.retryOutbox(attempt: 0))))
 
     case .updatesFailed(let error, let attempt):
@@ -131,6 +134,11 @@ extension NotificationsFeature {
       }
       let notification = state.notifications.remove(at: index)
       if notification.isLocal { return .none }
+      // A push the feed has not listed is deleted here; the backend, once its feed lists it.
+      if state.unlistedPushIDs.contains(id) {
+        deleteUnlistedPush(id, in: &state)
+        return .none
+      }
       state.deletedIDs.insert(id)
       return perform(.delete(notification, index: index), sending: .delete(id), in: &state)
 
@@ -153,6 +161,17 @@ extension NotificationsFeature {
 
     case .sync:
       return .none
+
+    case .savedPushesRestored(let saved):
+      var owed = OwedToBackend()
+      restore(saved, in: &state, owed: &owed)
+      return tellBackend(owed, in: &state)
+
+    case .pushesSaved:
+      guard let written = state.pushesBeingSaved else { return .none }
+      state.pushesBeingSaved = nil
+      // Pushes changed while the write was in flight are written now.
+      return written == Self.savedPushes(state) ? .none : savePushes(&state)
 
     case .recordLocalNotice(let title, let message):
       // A local notice confirms something the person just did: it is silent, already read (it

@@ -124,6 +124,8 @@ extension NotificationsFeature {
   public enum SettingsKey {
     public static let filter = "notifications.filter"
     public static let outbox = "notifications.outbox"
+    /// The pushes the backend's feed has not listed, and those deleted before it did.
+    public static let pushes = "notifications.pushes"
   }
 }
 

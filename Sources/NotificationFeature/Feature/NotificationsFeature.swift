@@ -68,8 +68,18 @@ public struct NotificationsFeature: Reducer {
     /// them, so a push the person saw stays until they delete it; once the feed lists an id,
     /// its copy replaces the push's and the id leaves this set.
     ///
-    /// Kept in memory only: after a relaunch such a push is gone until the backend lists it.
+    /// These pushes are saved, so a relaunch keeps them too (the newest
+    /// ``NotificationsFeature/maximumSavedPushes``); see
+    /// `NotificationsFeature+SavedPushes.swift`.
     public var unlistedPushIDs: Set<String> = []
+    /// The pushes the person deleted before the backend's feed listed them, oldest first, at
+    /// most ``NotificationsFeature/maximumSavedDeletedPushes``, saved: neither a duplicate
+    /// delivery nor the feed lists one again, and the backend deletes it once its feed lists
+    /// it (the id then leaves this list).
+    public var deletedPushIDs: [String] = []
+    /// The saved pushes being written to the settings, if a write is in flight: one at a time,
+    /// and a change made meanwhile is written after it.
+    public var pushesBeingSaved: SavedPushes?
     /// The ids of the notifications deleted in this run, by the person or by the backend. A
     /// push for one of them (a late duplicate delivery) is ignored, never listed again.
     public var deletedIDs: Set<String> = []
@@ -189,6 +199,10 @@ public struct NotificationsFeature: Reducer {
     /// The sync engine's actions: changes confirmed or failed, the outbox restored, saved and
     /// sent again.
     case sync(NotificationSyncEngine.Action)
+    /// The pushes a previous launch saved, loaded by `onAppear` before its first page.
+    case savedPushesRestored(SavedPushes)
+    /// The write of `pushesBeingSaved` finished (saved or not).
+    case pushesSaved
 
     case recordLocalNotice(title: String, message: String)
     case markTargetRead(Entity)
@@ -242,6 +256,13 @@ public struct NotificationsFeature: Reducer {
     }
     Reduce { state, action in
       reduceCore(into: &state, action: action)
+    }
+    .onChange(of: { Self.savedPushes($0) }) { _, saved in
+      Reduce { state, action in
+        // What was just restored is saved already.
+        if case .savedPushesRestored(saved) = action { return .none }
+        return savePushes(&state)
+      }
     }
     .onChange(of: \.unreadCount) { _, count in
       Reduce { _, _ in .send(.delegate(.unreadCountChanged(count))) }
