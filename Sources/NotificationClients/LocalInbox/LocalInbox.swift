@@ -101,6 +101,13 @@ public final class LocalInbox: Sendable {
     publish(try database().insert(notifications))
   }
 
+  /// The number of unread notifications.
+  ///
+  /// - Complexity: O(1): a counter the database keeps as notifications change.
+  public func unreadCount() throws(InboxError) -> Int {
+    try database().unreadCount()
+  }
+
   /// The number of notifications the inbox holds.
   public func count() throws(InboxError) -> Int {
     try database().count()

@@ -32,7 +32,8 @@ package final class SQLiteQueue: Sendable {
   /// The database file's path.
   package let path: String
 
-  /// Opens the database at `path` (creating it unless `readOnly`) with WAL journaling.
+  /// Opens the database at `path` (creating it unless `readOnly`) with WAL journaling and a
+  /// disk sync at every commit.
   package init(
     path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)
   ) throws(SQLiteError) {
@@ -40,7 +41,9 @@ package final class SQLiteQueue: Sendable {
       path: path, readOnly: readOnly, busyTimeout: busyTimeout)
     if !readOnly, path != ":memory:" {
       try connection.execute("PRAGMA journal_mode = WAL")
-      try connection.execute("PRAGMA synchronous = NORMAL")
+      // Every commit is synced to disk before it returns, so a change survives a power cut too
+      // (NORMAL would only survive the app crashing). W10 measures what that costs.
+      try connection.execute("PRAGMA synchronous = FULL")
     }
     self.path = path
     self.connection = connection
