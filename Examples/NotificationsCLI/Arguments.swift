@@ -67,8 +67,9 @@ let usage = """
 
   COMMANDS
     demo                    play a scripted session on a fresh temporary inbox
-    list [--type T] [--unread] [--json]
-                            list notifications (newest first)
+    list [--all] [--type T] [--unread] [--json]
+                            list notifications, newest first: the first page, or
+                            every one with --all (a filter lists from every one)
     show ID                 show one notification
     read ID | --all         mark one (or every) notification read
     unread ID               mark a notification unread

@@ -18,7 +18,11 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
   switch arguments.command {
   case "list":
-    try await session.load()
+    // The first page unless every notification is asked for, or a filter needs them all.
+    let everything =
+      arguments.flags.contains("--all") || arguments.flags.contains("--unread")
+      || arguments.options["--type"] != nil
+    try await session.load(everything ? .all : .firstPage)
     if let type = arguments.options["--type"] {
       await session.send(.filterChanged(.type(NotificationType(rawValue: type))))
     } else {
@@ -27,27 +31,32 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     await session.send(.unreadOnlyChanged(arguments.flags.contains("--unread")))
     let shown = session.feature.filteredNotifications
     if arguments.flags.contains("--json") { return Renderer.json(shown) }
-    var output = renderer.table(shown) + "\n\(session.feature.unreadCount) unread"
+    var output = renderer.table(shown)
+    if session.feature.hasMore {
+      output += "\nThe newest \(shown.count) are shown; 'list --all' lists every notification."
+    }
+    output += "\n\(session.feature.unreadCount) unread"
     let highlighted = session.feature.highlightedEntities.map(renderer.describe).sorted()
     if !highlighted.isEmpty { output += "\nhighlighted: " + highlighted.joined(separator: ", ") }
     return output
 
   case "show":
-    try await session.load()
     let id = try id()
+    try await session.load(.until(id: id))
     guard let notification = session.feature.notifications[id: id] else {
       throw .failed("No notification with id \(id).")
     }
     return arguments.flags.contains("--json") ? Renderer.json(notification) : renderer.detail(notification)
 
   case "read":
-    try await session.load()
     if arguments.flags.contains("--all") {
+      try await session.load()
       await session.send(.markAllAsRead)
       try session.failIfError()
       return "Marked every notification read."
     }
     let id = try id()
+    try await session.load(.until(id: id))
     guard session.feature.notifications[id: id] != nil else {
       throw .failed("No notification with id \(id).")
     }
@@ -56,15 +65,15 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     return "Marked \(id) read."
 
   case "unread":
-    try await session.load()
     let id = try id()
+    try await session.load(.until(id: id))
     await session.send(.markAsUnread(id))
     try session.failIfError()
     return "Marked \(id) unread."
 
   case "delete":
-    try await session.load()
     let id = try id()
+    try await session.load(.until(id: id))
     await session.send(.delete(id))
     try session.failIfError()
     return "Deleted \(id)."
@@ -101,8 +110,8 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     return "Delivered \(notification.id): \(notification.title)"
 
   case "tap":
-    try await session.load()
     let id = try id()
+    try await session.load(.until(id: id))
     await session.send(.notificationTapped(id))
     try session.failIfError()
     let app = session.store.state

@@ -38,10 +38,20 @@ final class Session {
     await store.send(.notifications(action)).finish()
   }
 
-  /// Loads every page of the feed. The first load is the app's launch: the feature appears, and
-  /// restores what earlier runs saved (the pushes the feed has not listed, queued changes, the
-  /// filter) with its first page. Its live stream is closed then: only `watch` follows it.
-  func load() async throws(CLIError) {
+  /// How much of the feed a command loads.
+  enum Extent {
+    /// The first page: what a list shows first.
+    case firstPage
+    /// Pages until the notification with this id is loaded (or there are no more).
+    case until(id: String)
+    /// Every page.
+    case all
+  }
+
+  /// Loads the feed, `extent` of it. The first load is the app's launch: the feature appears,
+  /// and restores what earlier runs saved (the pushes the feed has not listed, queued changes,
+  /// the filter) with its first page. Its live stream is closed then: only `watch` follows it.
+  func load(_ extent: Extent = .all) async throws(CLIError) {
     if feature.hasLoadedOnce {
       await send(.refreshRequested)
     } else {
@@ -52,7 +62,16 @@ final class Session {
       }
       await send(.onDisappear)
     }
-    while feature.hasMore, feature.error == nil { await send(.loadMoreRequested) }
+    while feature.hasMore, feature.error == nil {
+      switch extent {
+      case .firstPage: break
+      case .until(let id) where feature.notifications.contains(id: id): break
+      case .until, .all:
+        await send(.loadMoreRequested)
+        continue
+      }
+      break
+    }
     try failIfError()
   }
 

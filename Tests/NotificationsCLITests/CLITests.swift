@@ -27,6 +27,10 @@ struct CLI {
   }
 
   func callAsFunction(_ arguments: String..., useInbox: Bool = true) throws -> Result {
+    try callAsFunction(arguments, useInbox: useInbox)
+  }
+
+  func callAsFunction(_ arguments: [String], useInbox: Bool = true) throws -> Result {
     let process = Process()
     process.executableURL = Self.executable
     process.arguments = arguments + (useInbox ? ["--inbox", inbox.path] : [])
@@ -159,6 +163,28 @@ struct CLITests {
       recovered.output.hasPrefix(
         "The inbox was corrupt: moved it to \(cli.inbox.path).corrupt and started a fresh one.\n"))
     #expect(try String(contentsOf: cli.inbox.appendingPathExtension("corrupt"), encoding: .utf8) == "{not json")
+  }
+
+  @Test func listShowsTheFirstPageUnlessAskedForEveryNotification() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    #expect(try cli("seed", "--count", "120").status == 0)
+    func ids(_ arguments: String...) throws -> [String] {
+      let output = try cli(arguments + ["--json"]).output
+      let rows = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]]
+      return rows?.compactMap { $0["id"] as? String } ?? []
+    }
+    let first = try ids("list")
+    #expect(first.count == 50)
+    #expect(try ids("list", "--all").count == 120)
+    #expect(try Array(ids("list", "--all").prefix(50)) == first)
+    #expect(try ids("list", "--unread").count == 120)
+    let table = try cli("list").output
+    #expect(table.contains("\nThe newest 50 are shown; 'list --all' lists every notification.\n120 unread\n"))
+    // A command on one notification finds it beyond the first page.
+    let oldest = try #require(try ids("list", "--all").last)
+    #expect(try cli("read", oldest).output == "Marked \(oldest) read.\n")
+    #expect(try cli("list").output.contains("119 unread"))
   }
 
   @Test func recoverLeavesAHealthyInboxAndItsNotificationsAlone() throws {
