@@ -41,6 +41,7 @@ func main() async -> Int32 {
       throw CLIError.failed("\(error)")
     }
     var client: NotificationClient?
+    var sessionInbox = inbox
     if let server = arguments.options["--server"] {
       guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
         throw CLIError.usage("--server needs an http(s) URL")
@@ -48,9 +49,19 @@ func main() async -> Int32 {
       guard ["list", "show", "read", "unread", "delete", "clear", "tap", "open"].contains(arguments.command ?? "") else {
         throw CLIError.usage("'\(arguments.command ?? "")' works on the local inbox only, not with --server")
       }
-      client = .live(baseURL: url, token: arguments.options["--token"])
+      // A database beside the local inbox caches the server's feed (shown at once, and when the
+      // server cannot be reached) and keeps the feature's settings for that server.
+      let cache = LocalInbox(url: serverCacheURL(for: url, beside: inbox.url))
+      do {
+        try cache.open()
+      } catch {
+        throw CLIError.failed("\(error)")
+      }
+      client = cache.caching(.live(baseURL: url, token: arguments.options["--token"]))
+      sessionInbox = cache
     }
-    let session = Session(inbox: inbox, client: client, trace: arguments.flags.contains("--trace"))
+    let session = Session(
+      inbox: sessionInbox, client: client, trace: arguments.flags.contains("--trace"))
     switch arguments.command {
     case "run":
       guard let path = arguments.positional.first,
@@ -86,3 +97,11 @@ func main() async -> Int32 {
 }
 
 exit(await main())
+
+/// The offline cache of a server's feed: `server-HOST-PORT.sqlite` beside the local inbox.
+func serverCacheURL(for server: URL, beside inbox: URL) -> URL {
+  let host = (server.host ?? "server").map { $0.isLetter || $0.isNumber ? $0 : "-" }
+  let port = server.port.map { "-\($0)" } ?? ""
+  return inbox.deletingLastPathComponent()
+    .appendingPathComponent("server-\(String(host))\(port).sqlite")
+}

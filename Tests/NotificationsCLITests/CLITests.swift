@@ -250,6 +250,11 @@ struct CLITests {
     server.waitUntilExit()
     #expect(server.terminationReason == .exit)
     #expect(server.terminationStatus == 0)
+    // The server's feed was cached beside the local inbox: with the server gone it still lists.
+    let offline = try cli("list", "--server", url, "--token", "t")
+    #expect(offline.status == 0, "\(offline.error)")
+    #expect(offline.output.contains("2 unread"))
+    #expect(try cli("list").output == "No notifications.\n0 unread\n")
   }
 
   @Test func runPlaysAScriptOneCommandPerLine() throws {

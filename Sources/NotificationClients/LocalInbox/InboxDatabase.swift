@@ -182,13 +182,7 @@ package final class InboxDatabase: Sendable {
     try writing { db in
       var events: [NotificationEvent] = []
       for notification in notifications {
-        try db.execute(
-          """
-          INSERT INTO notifications (id, type, timestamp, is_read, json) VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (id) DO UPDATE SET type = excluded.type, timestamp = excluded.timestamp,
-            is_read = excluded.is_read, json = excluded.json
-          """,
-          try Self.row(notification))
+        try Self.upsert(notification, in: db)
         events.append(try Self.log(.inserted(notification), in: db))
       }
       return events
@@ -270,13 +264,7 @@ package final class InboxDatabase: Sendable {
   package func importDocument(_ document: InboxDocument) throws {
     try writing { db in
       for notification in document.notifications {
-        try db.execute(
-          """
-          INSERT INTO notifications (id, type, timestamp, is_read, json) VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (id) DO UPDATE SET type = excluded.type, timestamp = excluded.timestamp,
-            is_read = excluded.is_read, json = excluded.json
-          """,
-          try Self.row(notification))
+        try Self.upsert(notification, in: db)
       }
       for (key, value) in document.settings {
         try db.execute(
@@ -298,7 +286,73 @@ package final class InboxDatabase: Sendable {
     }
   }
 
+  // MARK: Caching a remote feed
+
+  /// Applies a change the remote backend reported (or confirmed) to the cache, without logging
+  /// it: the cache's log is the remote's, not its own.
+  package func cache(_ changes: [NotificationChange]) throws {
+    try writing { db in
+      for change in changes {
+        switch change {
+        case .inserted(let notification), .updated(let notification):
+          try Self.upsert(notification, in: db)
+        case .deleted(let id):
+          try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
+        case .snapshot(let notifications):
+          try db.execute("DELETE FROM notifications")
+          for notification in notifications { try Self.upsert(notification, in: db) }
+        }
+      }
+    }
+  }
+
+  /// Sets the read state of cached notifications the remote backend confirmed changed
+  /// (every one when `ids` is `nil`).
+  package func cacheRead(_ ids: [String]?, isRead: Bool) throws {
+    try writing { db in
+      if let ids {
+        for id in ids {
+          try db.execute(
+            "UPDATE notifications SET is_read = ? WHERE id = ?", [.init(isRead), .text(id)])
+        }
+      } else {
+        try db.execute("UPDATE notifications SET is_read = ?", [.init(isRead)])
+      }
+    }
+  }
+
+  /// Stores a first page of the remote feed: what it lists replaces the cached copies, and a
+  /// cached notification it would list but does not (deleted remotely) is removed, so the cache
+  /// shows what the remote showed last.
+  package func cacheFirstPage(_ page: NotificationPage) throws {
+    try writing { db in
+      let listed = Set(page.items.map(\.id))
+      let stale: [String]
+      if page.hasMore, let oldest = page.items.last {
+        stale = try db.statement(
+          "SELECT id FROM notifications WHERE timestamp >= ?"
+        ).rows([.real(oldest.timestamp.timeIntervalSinceReferenceDate)]) { $0.text(at: 0) }
+      } else {
+        stale = try db.statement("SELECT id FROM notifications").rows { $0.text(at: 0) }
+      }
+      for id in stale where !listed.contains(id) {
+        try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
+      }
+      for notification in page.items { try Self.upsert(notification, in: db) }
+    }
+  }
+
   // MARK: Rows
+
+  private static func upsert(_ notification: NotificationData, in db: SQLiteConnection) throws {
+    try db.execute(
+      """
+      INSERT INTO notifications (id, type, timestamp, is_read, json) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET type = excluded.type, timestamp = excluded.timestamp,
+        is_read = excluded.is_read, json = excluded.json
+      """,
+      try row(notification))
+  }
 
   private static func notification(_ row: SQLiteStatement) throws(SQLiteError) -> NotificationData {
     var notification: NotificationData

@@ -190,6 +190,11 @@ public final class LocalInbox: Sendable {
 
   // MARK: Opening
 
+  /// Runs `body` with the database (the offline cache's way in).
+  func cacheDatabase<Result>(_ body: (InboxDatabase) throws -> Result) throws -> Result {
+    try body(try database())
+  }
+
   private func database() throws(InboxError) -> InboxDatabase {
     try opened.withLock { (opened: inout InboxDatabase?) throws(InboxError) -> InboxDatabase in
       if let opened { return opened }

@@ -98,6 +98,9 @@ public struct NotificationClient: Sendable {
   public var markAllAsRead: @Sendable ([String]?) async throws -> Void
   public var delete: @Sendable (String) async throws -> Void
   public var deleteAll: @Sendable () async throws -> Void
+  /// The page a cache on the device holds for `request`, shown at launch before the backend
+  /// answers; `nil` when there is no cache or it is empty (the default).
+  public var cachedPage: @Sendable (PageRequest) async throws -> NotificationPage?
 
   public init(
     fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
@@ -107,7 +110,8 @@ public struct NotificationClient: Sendable {
     markAsUnread: @escaping @Sendable (String) async throws -> Void,
     markAllAsRead: @escaping @Sendable ([String]?) async throws -> Void,
     delete: @escaping @Sendable (String) async throws -> Void,
-    deleteAll: @escaping @Sendable () async throws -> Void
+    deleteAll: @escaping @Sendable () async throws -> Void,
+    cachedPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
     self.fetchPage = fetchPage
     self.updates = updates
@@ -117,6 +121,7 @@ public struct NotificationClient: Sendable {
     self.markAllAsRead = markAllAsRead
     self.delete = delete
     self.deleteAll = deleteAll
+    self.cachedPage = cachedPage
   }
 }
 

@@ -11,10 +11,12 @@ extension NotificationsFeature {
         state.isLoadingPreferences = true
         effects.append(loadSettings())
         effects.append(NotificationSyncEngine().loadOutbox().map(Action.sync))
-        // The saved pushes first, so the first page keeps them.
+        // The saved pushes first, so the first page keeps them; then what a cache on the device
+        // holds, shown at once; then the backend's first page, which replaces it.
+        let first = PageRequest(limit: Self.pageSize)
         effects.append(
           .concatenate(
-            loadSavedPushes(), fetchPage(PageRequest(limit: Self.pageSize), replacing: true)))
+            loadSavedPushes(), loadCachedPage(first), fetchPage(first, replacing: true)))
       }
       return .merge(effects)
 
@@ -58,6 +60,20 @@ extension NotificationsFeature {
     case .pageFailed(let error):
       state.isLoading = false
       return show(error, in: &state)
+
+    case .cachedPageLoaded(let page):
+      // Stale once the backend has answered; until then it is the list, still loading.
+      guard !state.hasLoadedOnce else { return .none }
+      state.unreadNotLoaded = unreadNotLoaded(besides: page, in: state)
+      // Pushes the backend's feed has not listed, or that the person deleted, stay as they are:
+      // only the backend's own page settles them (and tells it what the person did to them).
+      var owed = OwedToBackend()
+      let cached = page.items.filter {
+        !state.unlistedPushIDs.contains($0.id) && !state.deletedPushIDs.contains($0.id)
+          && !state.deletedIDs.contains($0.id)
+      }
+      replaceWithBackendFeed(cached, in: &state, owed: &owed)
+      return .none
 
     case .savedFilterLoaded(let saved):
       if let saved {
@@ -235,6 +251,17 @@ extension NotificationsFeature {
   }
 
   // MARK: Loading
+
+  /// Reads the first page a cache on the device holds, if the client has one.
+  func loadCachedPage(_ request: PageRequest) -> Effect<Action> {
+    .run { [client] send in
+      if let page = try await client.cachedPage(request), !page.items.isEmpty {
+        await send(.cachedPageLoaded(page))
+      }
+    } catch: { _, _ in
+      // No cache to show: the backend's page comes next.
+    }
+  }
 
   func fetchPage(_ request: PageRequest, replacing: Bool) -> Effect<Action> {
     .run { [client] send in

@@ -178,6 +178,8 @@ public struct NotificationsFeature: Reducer {
     case loadMoreRequested
     case pageLoaded(NotificationPage, replacing: Bool)
     case pageFailed(UserFacingError)
+    /// The first page a cache on the device holds, shown at launch until the backend's arrives.
+    case cachedPageLoaded(NotificationPage)
     case savedFilterLoaded(SavedFilter?)
 
     case updatesConnected

@@ -1,0 +1,112 @@
+import Foundation
+import NotificationFeature
+
+extension LocalInbox {
+  /// A client for a remote backend that keeps a copy of its feed in this inbox: an offline
+  /// cache.
+  ///
+  /// ```swift
+  /// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+  ///   withDependencies: {
+  ///     $0.notificationClient = cache.caching(.live(baseURL: serverURL, token: token))
+  ///     $0.settingsClient = cache.settingsClient
+  ///   }
+  /// ```
+  ///
+  /// - At launch the feature shows the cached first page at once (`cachedPage`), then the
+  ///   remote's, which replaces it.
+  /// - Every page, live change, catch-up and confirmed change the remote sends is copied into
+  ///   the cache; a first page also removes what the remote no longer lists before its oldest
+  ///   item (or at all, when it is the whole feed).
+  /// - When the remote cannot be reached (a retryable error), pages are served from the cache,
+  ///   so the list still shows; changes still go to the remote (the feature's outbox queues
+  ///   them).
+  /// - The settings (with the pushes the feature keeps) live in the same database when
+  ///   ``settingsClient`` is used with it.
+  ///
+  /// where `cache` is a `LocalInbox`, usually at ``defaultURL(environment:)``.
+  public func caching(_ remote: NotificationClient) -> NotificationClient {
+    NotificationClient(
+      fetchPage: { request in
+        // A cursor of a cached page is an offset into the cache; the remote is asked by offset.
+        let request = Self.remoteRequest(for: request)
+        do {
+          let page = try await remote.fetchPage(request)
+          let isFirst = request.cursor == nil && (request.offset ?? 0) == 0
+          try? self.cacheDatabase { try isFirst ? $0.cacheFirstPage(page) : $0.cache(page.items.map { .updated($0) }) }
+          return page
+        } catch let error as UserFacingError where error.isRetryable {
+          // Offline: the cached pages, if there are any.
+          guard let cached = try? self.cachedPage(request), !cached.items.isEmpty else { throw error }
+          return cached
+        }
+      },
+      updates: { since in
+        let stream = try await remote.updates(since)
+        let (copy, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+        let forward = Task {
+          do {
+            for try await event in stream {
+              try? self.cacheDatabase { try $0.cache([event.change]) }
+              continuation.yield(event)
+            }
+            continuation.finish()
+          } catch {
+            continuation.finish(throwing: error)
+          }
+        }
+        continuation.onTermination = { _ in forward.cancel() }
+        return copy
+      },
+      changesSince: { cursor in
+        let events = try await remote.changesSince(cursor)
+        try? self.cacheDatabase { try $0.cache(events.map(\.change)) }
+        return events
+      },
+      markAsRead: { id in
+        try await remote.markAsRead(id)
+        try? self.cacheDatabase { try $0.cacheRead([id], isRead: true) }
+      },
+      markAsUnread: { id in
+        try await remote.markAsUnread(id)
+        try? self.cacheDatabase { try $0.cacheRead([id], isRead: false) }
+      },
+      markAllAsRead: { ids in
+        try await remote.markAllAsRead(ids)
+        try? self.cacheDatabase { try $0.cacheRead(ids, isRead: true) }
+      },
+      delete: { id in
+        try await remote.delete(id)
+        try? self.cacheDatabase { try $0.cache([.deleted(id: id)]) }
+      },
+      deleteAll: {
+        try await remote.deleteAll()
+        try? self.cacheDatabase { try $0.cache([.snapshot([])]) }
+      },
+      cachedPage: { request in
+        let page = try self.cachedPage(request)
+        return page.items.isEmpty ? nil : page
+      }
+    )
+  }
+
+  /// The cached page at the request's offset. Its next cursor is `cache:` and an offset, so
+  /// that loading more reads on in the cache, or asks the remote by offset once it answers.
+  private func cachedPage(_ request: PageRequest) throws -> NotificationPage {
+    // A remote's cursor means nothing here: the cache is read from the start.
+    let offset = request.cursor == nil ? max(0, request.offset ?? 0) : 0
+    var page = try cacheDatabase { try $0.page(offset: offset, limit: max(1, request.limit)) }
+    page.nextCursor = page.hasMore ? "\(Self.cacheCursorPrefix)\(offset + page.items.count)" : nil
+    return page
+  }
+
+  private static let cacheCursorPrefix = "cache:"
+
+  /// The request with a cached page's cursor turned into the offset it stands for.
+  private static func remoteRequest(for request: PageRequest) -> PageRequest {
+    guard let cursor = request.cursor, cursor.hasPrefix(cacheCursorPrefix),
+      let offset = Int(cursor.dropFirst(cacheCursorPrefix.count)), offset >= 0
+    else { return request }
+    return PageRequest(limit: request.limit, offset: offset)
+  }
+}

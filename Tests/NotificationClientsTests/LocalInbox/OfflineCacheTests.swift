@@ -1,0 +1,83 @@
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+import Testing
+
+private func sample(_ id: String, at seconds: Double, isRead: Bool = false) -> NotificationData {
+  NotificationData(
+    id: id, type: .alert, title: "T \(id)", message: "M",
+    timestamp: Date(timeIntervalSince1970: seconds), isRead: isRead)
+}
+
+struct OfflineCacheTests {
+  @Test func theRemotesPagesAreCachedAndServedWhenItCannotBeReached() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let remote = InMemoryNotificationBackend(seed: (0..<3).map { sample("n\($0)", at: 10 - Double($0)) })
+    let cache = LocalInbox(url: folder.url.appendingPathComponent("cache.sqlite"))
+    let client = cache.caching(remote.client)
+    #expect(try await client.cachedPage(PageRequest(limit: 2)) == nil)
+    let online = try await client.fetchPage(PageRequest(limit: 2))
+    _ = try await client.fetchPage(PageRequest(limit: 2, cursor: online.nextCursor))
+    // Offline: the same pages, from the cache, whose cursors read on in the cache.
+    remote.failNext(2, with: .network)
+    let first = try await client.fetchPage(PageRequest(limit: 2))
+    #expect(first == NotificationPage(items: online.items, nextCursor: "cache:2", hasMore: true, unreadTotal: 3))
+    let second = try await client.fetchPage(PageRequest(limit: 2, cursor: first.nextCursor))
+    #expect(second == NotificationPage(items: [sample("n2", at: 8)], unreadTotal: 3))
+    #expect(try await client.cachedPage(PageRequest(limit: 2)) == first)
+    // A permanent error is not hidden by the cache.
+    remote.failNext(1, with: .server(status: 400))
+    await #expect(throws: UserFacingError.server(status: 400)) {
+      try await client.fetchPage(PageRequest(limit: 2))
+    }
+    // Back online, a cache cursor asks the remote by offset.
+    let resumed = try await client.fetchPage(PageRequest(limit: 2, cursor: "cache:2"))
+    #expect(resumed.items == [sample("n2", at: 8)])
+  }
+
+  @Test func changesTheRemoteConfirmsOrReportsAreCopiedAndAFirstPageDropsWhatItNoLongerLists() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let remote = InMemoryNotificationBackend(seed: (0..<4).map { sample("n\($0)", at: 10 - Double($0)) })
+    let cache = LocalInbox(url: folder.url.appendingPathComponent("cache.sqlite"))
+    let client = cache.caching(remote.client)
+    _ = try await client.fetchPage(PageRequest(limit: 50))
+    try await client.markAsRead("n0")
+    try await client.delete("n1")
+    // Changed on the remote by someone else: the next first page settles the cache.
+    try await remote.client.delete("n2")
+    remote.insert(sample("n9", at: 20))
+    _ = try await client.fetchPage(PageRequest(limit: 50))
+    let cached = try #require(try await client.cachedPage(PageRequest(limit: 50)))
+    #expect(cached.items == [sample("n9", at: 20), sample("n0", at: 10, isRead: true), sample("n3", at: 7)])
+    #expect(cached.unreadTotal == 2)
+    // Live changes pass through and are copied.
+    let stream = try await client.updates(nil)
+    var events = stream.makeAsyncIterator()
+    try await remote.client.markAllAsRead(nil)
+    _ = try await events.next()
+    _ = try await events.next()
+    #expect(try await client.cachedPage(PageRequest(limit: 50))?.unreadTotal == 0)
+  }
+
+  @Test func theSnippetBuildsAStoreOverTheCache() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let serverURL = URL(string: "http://127.0.0.1:9")!
+    let token: String? = nil
+    let cache = LocalInbox(url: folder.url.appendingPathComponent("cache.sqlite"))
+    try await MainActor.run {
+      // snippet: offline-cache
+      let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+        withDependencies: {
+          $0.notificationClient = cache.caching(.live(baseURL: serverURL, token: token))
+          $0.settingsClient = cache.settingsClient
+        }
+      // snippet: end
+      #expect(store.state.notifications.isEmpty)
+      try cache.open()
+    }
+  }
+}
