@@ -92,6 +92,34 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(2)))
   }
 
+  /// Found by the lifetime model-based test (seed 9): the rollback put the notification back at
+  /// the index it had, which a newer notification listed meanwhile had shifted.
+  @Test func aDeletedItemReturnsInOrderOnFailureAfterTheListChanged() async {
+    let response = TestContinuation<Void>()
+    let store = makeStore { $0.notificationClient.delete = { _ in try await response.value } }
+    let removed = Fixtures.feed[1]
+    let newer = Fixtures.notification("n0")
+    await store.send(.delete("n2")) {
+      $0.notifications.remove(id: "n2")
+      $0.pendingChanges[changeID] = .delete(removed, index: 1)
+      $0.deletedIDs = ["n2"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.liveEvent(NotificationEvent(.inserted(newer)))) {
+      $0.notifications.insert(newer, at: 0)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    response.resume(throwing: UserFacingError.server(status: 400))
+    await store.receive(.changeFailed(changeID, .server(status: 400))) {
+      $0.pendingChanges = [:]
+      // Between n1 and n3, by time: not at index 1, before n1.
+      $0.notifications.insert(removed, at: 2)
+      $0.error = .server(status: 400)
+    }
+    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
+    await store.receive(.delegate(.unreadCountChanged(3)))
+  }
+
   @Test func aDeletedItemReturnsToItsPlaceOnFailure() async {
     let store = makeStore { $0.notificationClient.delete = { _ in throw UserFacingError.server(status: 400) } }
     let removed = Fixtures.feed[1]
