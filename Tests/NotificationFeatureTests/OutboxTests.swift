@@ -174,6 +174,67 @@ struct OutboxTests {
     #expect(calls.withLock { $0 } == ["unread n1"])
   }
 
+  /// Found by the lifetime model-based test (seed 37): marking one notification unread dropped
+  /// a queued mark-all of many, so the others never became read on the backend, with no error.
+  @Test func aNewerChangeToOneNotificationKeepsTheRestOfAQueuedMarkAll() async {
+    let calls = LockedState<[String]>([])
+    let failMarkAll = LockedState(true)
+    let clock = TestClock()
+    let store = makeStore {
+      $0.continuousClock = clock
+      $0.notificationClient.markAllAsRead = { ids in
+        if failMarkAll.withLock({ $0 }) { throw UserFacingError.network }
+        calls.withLock { $0.append("read \(ids ?? [])") }
+      }
+      $0.notificationClient.markAsUnread = { id in calls.withLock { $0.append("unread \(id)") } }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let markAll = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n2"])
+    let queued = NotificationsFeature.OutboxEntry.markAllAsRead(["n1", "n2"])
+    let rest = NotificationsFeature.OutboxEntry.markAllAsRead(["n2"])
+    let restRollback = NotificationsFeature.PendingChange.markAll(ids: ["n2"])
+    await store.send(.markAllAsRead) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.notifications[id: "n2"]?.isRead = true
+      $0.pendingChanges[changeID] = markAll
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.changeFailed(changeID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [queued]
+      $0.outboxRollbacks = [queued: markAll]
+      $0.outboxBeingSaved = SavedOutbox(entries: [queued], rollbacks: [queued: markAll])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    failMarkAll.withLock { $0 = false }
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      // n2 is still owed to the backend, and is undone alone if it fails for good.
+      $0.outbox = [rest]
+      $0.outboxRollbacks[rest] = restRollback
+      $0.superseded = [secondID: [queued]]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.changeSucceeded(secondID)) {
+      $0.pendingChanges = [:]
+      $0.superseded = [:]
+      $0.outboxRollbacks = [rest: restRollback]
+      $0.outboxBeingSaved = SavedOutbox(entries: [rest], rollbacks: [rest: restRollback])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(rest)) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.finish()
+    #expect(calls.withLock { $0 } == ["unread n1", "read [\"n2\"]"])
+  }
+
   @Test func aFailedChangeOwesTheBackendTheQueuedChangesItReplaced() async {
     let reads = LockedState(0)
     let clock = TestClock()

@@ -32,6 +32,14 @@ extension NotificationsFeature {
     if !replaced.isEmpty {
       state.outbox.removeAll { replaced.contains($0) }
       state.superseded[changeID] = replaced
+      // A queued mark-all is replaced only for the notifications the newer change touches:
+      // the others are still owed to the backend, and undone alone if they fail for good.
+      for case .markAllAsRead(let ids) in replaced where change.outboxEntry != .deleteAll {
+        let rest = ids.filter { !touched.contains($0) }
+        guard !rest.isEmpty else { continue }
+        state.outbox.enqueue(.markAllAsRead(rest))
+        state.outboxRollbacks[.markAllAsRead(rest)] = .markAll(ids: rest)
+      }
     }
     return .run { send in
       do {
