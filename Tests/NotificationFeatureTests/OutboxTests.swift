@@ -235,6 +235,65 @@ struct OutboxTests {
     #expect(calls.withLock { $0 } == ["unread n1", "read [\"n2\"]"])
   }
 
+  /// Found by the lifetime model-based test (seed 57): marking a notification read while a
+  /// clear-all waited in the outbox replaced the clear-all, so it was never sent: a refresh
+  /// listed everything the person had cleared again, with no error.
+  @Test func aNewerChangeKeepsAQueuedClearAll() async {
+    let firstClear = TestContinuation<Void>()
+    let clearCalls = LockedState(0)
+    let clock = TestClock()
+    let store = makeStore {
+      $0.continuousClock = clock
+      $0.notificationClient.deleteAll = {
+        let call = clearCalls.withLock { calls in
+          calls += 1
+          return calls
+        }
+        if call == 1 { try await firstClear.value }
+      }
+      $0.notificationClient.markAsRead = { _ in }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let clear = NotificationsFeature.PendingChange.clearAll(Fixtures.feed)
+    let newer = Fixtures.notification("n4")
+    await store.send(.clearAll) {
+      $0.notifications = []
+      $0.deletedIDs = ["n1", "n2", "n3"]
+      $0.pendingChanges[changeID] = clear
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    // A notification that arrives meanwhile is listed: the person did not clear it.
+    await store.send(.liveEvent(NotificationEvent(.inserted(newer)))) {
+      $0.notifications = [newer]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    firstClear.resume(throwing: UserFacingError.network)
+    await store.receive(.changeFailed(changeID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.deleteAll]
+      $0.outboxRollbacks = [.deleteAll: clear]
+      $0.outboxBeingSaved = SavedOutbox(entries: [.deleteAll], rollbacks: [.deleteAll: clear])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.send(.markAsRead("n4")) {
+      $0.notifications[id: "n4"]?.isRead = true
+      $0.pendingChanges[secondID] = .setRead(id: "n4", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.changeSucceeded(secondID)) { $0.pendingChanges = [:] }
+    // The clear-all is still owed to the backend, and sent.
+    await clock.advance(by: .seconds(1))
+    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.outboxEntrySent(.deleteAll)) {
+      $0.outbox = []
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.finish()
+    #expect(clearCalls.withLock { $0 } == 2)
+  }
+
   @Test func aFailedChangeOwesTheBackendTheQueuedChangesItReplaced() async {
     let reads = LockedState(0)
     let clock = TestClock()

@@ -23,11 +23,13 @@ extension NotificationsFeature {
   ) -> Effect<Action> {
     let changeID = uuid()
     state.pendingChanges[changeID] = change
-    // A newer change to the same notifications replaces what is still queued for them.
+    // A newer change to the same notifications replaces what is still queued for them. A
+    // queued clear-all is replaced only by another: a change to one notification does not
+    // undo it.
     let touched = Set(change.ids)
     let replaced = state.outbox.filter { entry in
       if case .clearAll = change { return true }
-      return !touched.isDisjoint(with: entry.ids) || entry == .deleteAll
+      return !touched.isDisjoint(with: entry.ids)
     }
     if !replaced.isEmpty {
       state.outbox.removeAll { replaced.contains($0) }
