@@ -59,20 +59,21 @@ struct LifetimeModelTests {
   func aLifetimeOfInterleavedActionsKeepsTheModelsInvariantsAndConverges(seed: UInt64) async {
     let tracing = ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] == "\(seed)"
     let life = Lifetime(seed: seed, tracing: tracing)
-    guard Self.unexplainedFailures.contains(seed) else {
+    guard Self.knownFailures.contains(seed) else {
       await life.live(steps: 150)
       return
     }
-    await withKnownIssue("an unexplained lifetime failure, left for #13", isIntermittent: true) {
+    await withKnownIssue("a catch-up replays changes a newer page has (#13)", isIntermittent: true) {
       await life.live(steps: 150)
     }
   }
 
-  /// Seeds that fail for reasons not found yet (not the gaps above), kept visible as known
-  /// issues rather than left out: seed 57 (late in the run, several notifications the person
-  /// deleted are listed again with no error) and seed 51 (after the last converge
-  /// one notification of the backend's first page is missing and the unread count is one
-  /// short). The interleaving is not exactly reproducible (the backend's client runs off the
-  /// main actor), so each fails in most runs, not all.
-  static let unexplainedFailures: Set<UInt64> = [51, 57]
+  /// Seeds that find a defect not fixed yet, kept visible as known issues rather than left
+  /// out. Seed 51: after a reconnect, the catch-up since the newest cursor replays changes the
+  /// refreshed first page already reflects (a page carries no cursor); a replayed update of a
+  /// notification past the loaded pages lists it, leaving a gap before it, and takes it out of
+  /// the unread notifications not loaded a second time, so the count is one short. The
+  /// interleaving is not exactly reproducible (the backend's client runs off the main actor),
+  /// so it fails in most runs, not all.
+  static let knownFailures: Set<UInt64> = [51]
 }
