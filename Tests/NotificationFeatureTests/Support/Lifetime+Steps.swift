@@ -257,8 +257,9 @@ extension Lifetime {
     if !LifetimeModelTests.pushesSurviveRelaunch {
       let listed = Set(backend.notifications.map(\.id))
       model.pushes = model.pushes.filter { listed.contains($0.key) }
-      // What the person did to a push the backend had not listed is forgotten with it.
-      model.forgetClaims(about: Set(model.readClaims.keys.filter { $0.hasPrefix("push") && !listed.contains($0) }))
+      // What the person did to a push is kept in memory only (a read before the backend
+      // listed it is sent once the feature sees it listed): forgotten with the launch.
+      model.forgetClaims(about: Set(model.readClaims.keys.filter { $0.hasPrefix("push") }))
     }
     // Local notices live in memory only.
     model.notices = []
@@ -288,7 +289,10 @@ extension Lifetime {
     }
     network.isSlow = false
     await drain()
-    if store.state.connection == .offline { store.send(.onAppear) }
+    if store.state.connection == .offline {
+      store.send(.onAppear)
+      if !LifetimeModelTests.aCatchUpSkipsWhatANewerPageHas { await drain() }
+    }
     store.send(.refreshRequested)
     await drain()
     compareWithBackend()
@@ -321,16 +325,24 @@ extension Lifetime {
       !$0.isLocal && !unlisted.contains($0.id)
     }
     var problems: [String] = []
-    let expected = feed.prefix(listedByBackend.count)
-    if listedByBackend.map(\.id) != expected.map(\.id)
-      || listedByBackend.map(\.isRead) != expected.map(\.isRead)
+    // The first page is listed as the backend has it. Past it, a live update of a notification
+    // not loaded lists it (see NotificationsFeature+UnreadTotal.swift), so a later one may be
+    // listed before the ones between are loaded; each is as the backend has it.
+    let firstPage = feed.prefix(Feature.pageSize)
+    let listedFirst = listedByBackend.prefix(firstPage.count)
+    if listedFirst.map(\.id) != firstPage.map(\.id)
+      || listedFirst.map(\.isRead) != firstPage.map(\.isRead)
     {
       problems.append(
-        "the list is not the backend's feed: listed \(Self.describe(listedByBackend)), backend "
-          + "\(Self.describe(Array(expected)))")
+        "the list is not the backend's first page: listed \(Self.describe(Array(listedFirst))), "
+          + "backend \(Self.describe(Array(firstPage)))")
     }
-    if listedByBackend.count < min(Feature.pageSize, feed.count) {
-      problems.append("\(listedByBackend.count) of the backend's notifications are listed")
+    let backendRead = Dictionary(feed.map { ($0.id, $0.isRead) }, uniquingKeysWith: { first, _ in first })
+    for notification in listedByBackend.dropFirst(firstPage.count)
+    where backendRead[notification.id] != notification.isRead {
+      problems.append(
+        "\(notification.id) is listed \(notification.isRead ? "read" : "unread"); the backend "
+          + "has it \(backendRead[notification.id].map { $0 ? "read" : "unread" } ?? "deleted")")
     }
     let unreadPushes = state.notifications.count { unlisted.contains($0.id) && !$0.isRead }
     // A local notice is read when recorded, but the person may mark it unread.
