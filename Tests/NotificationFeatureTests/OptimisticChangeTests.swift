@@ -101,6 +101,95 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(2)))
   }
 
+  /// Found by the lifetime model-based test (seed 9): the rollback put the notification back at
+  /// the index it had, which a newer notification listed meanwhile had shifted.
+  @Test func aDeletedItemReturnsInOrderOnFailureAfterTheListChanged() async {
+    let response = TestContinuation<Void>()
+    let store = makeStore { $0.notificationClient.delete = { _ in try await response.value } }
+    let removed = Fixtures.feed[1]
+    let newer = Fixtures.notification("n0")
+    await store.send(.delete("n2")) {
+      $0.notifications.remove(id: "n2")
+      $0.sync.pendingChanges[changeID] = .delete(removed, index: 1)
+      $0.deletedIDs = ["n2"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.liveEvent(NotificationEvent(.inserted(newer)))) {
+      $0.notifications.insert(newer, at: 0)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    response.resume(throwing: UserFacingError.server(status: 400))
+    await store.receive(.sync(.changeFailed(changeID, .server(status: 400)))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.delete(removed, index: 1)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
+      // Not deleted after all: later pages list them again.
+      $0.deletedIDs = []
+      // Between n1 and n3, by time: not at index 1, before n1.
+      $0.notifications.insert(removed, at: 2)
+      $0.error = .server(status: 400)
+    }
+    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
+    await store.receive(.delegate(.unreadCountChanged(3)))
+  }
+
+  /// Found by the lifetime model-based test (seed 47): a page the backend made before a
+  /// deletion reached it, arriving after the deletion was confirmed, listed the deleted
+  /// notification again, with no error.
+  @Test func aPageMadeBeforeADeletionWasConfirmedDoesNotListItAgain() async {
+    let page = TestContinuation<NotificationPage>()
+    let store = makeStore {
+      $0.notificationClient.fetchPage = { _ in try await page.value }
+      $0.notificationClient.delete = { _ in }
+    }
+    await store.send(.refreshRequested) { $0.isLoading = true }
+    await store.send(.delete("n2")) {
+      $0.notifications.remove(id: "n2")
+      $0.sync.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
+      $0.deletedIDs = ["n2"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    // The page was made before the deletion reached the backend.
+    page.resume(returning: NotificationPage(items: Fixtures.feed))
+    await store.receive(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+    }
+  }
+
+  /// The other side of the rule above: a deletion that failed for good is undone, and a later
+  /// page lists the notification as usual.
+  @Test func aNotificationWhoseDeletionWasRolledBackIsListedByLaterPages() async {
+    let store = makeStore {
+      $0.notificationClient.delete = { _ in throw UserFacingError.server(status: 400) }
+      $0.notificationClient.fetchPage = { _ in NotificationPage(items: Fixtures.feed) }
+    }
+    await store.send(.delete("n2")) {
+      $0.notifications.remove(id: "n2")
+      $0.sync.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
+      $0.deletedIDs = ["n2"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.sync(.changeFailed(changeID, .server(status: 400)))) {
+      $0.sync.pendingChanges = [:]
+    }
+    let undone = NotificationsFeature.PendingChange.delete(Fixtures.feed[1], index: 1)
+    await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
+      $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
+      $0.deletedIDs = []
+      $0.error = .server(status: 400)
+    }
+    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.send(.refreshRequested) { $0.isLoading = true }
+    await store.receive(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
+      $0.isLoading = false
+      $0.hasLoadedOnce = true
+    }
+  }
+
   @Test func aDeletedItemReturnsToItsPlaceOnFailure() async {
     let store = makeStore { $0.notificationClient.delete = { _ in throw UserFacingError.server(status: 400) } }
     let removed = Fixtures.feed[1]
@@ -115,6 +204,8 @@ struct OptimisticChangeTests {
     }
     let undone = NotificationsFeature.PendingChange.delete(removed, index: 1)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
+      // Not deleted after all: later pages list them again.
+      $0.deletedIDs = []
       $0.notifications.insert(removed, at: 1)
       $0.error = .server(status: 400)
     }
@@ -137,6 +228,8 @@ struct OptimisticChangeTests {
     }
     let undone = NotificationsFeature.PendingChange.clearAll(Fixtures.feed)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
+      // Not deleted after all: later pages list them again.
+      $0.deletedIDs = []
       $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
       $0.error = .server(status: 400)
     }

@@ -181,6 +181,126 @@ struct OutboxTests {
     #expect(calls.withLock { $0 } == ["unread n1"])
   }
 
+  /// Found by the lifetime model-based test (seed 37): marking one notification unread dropped
+  /// a queued mark-all of many, so the others never became read on the backend, with no error.
+  @Test func aNewerChangeToOneNotificationKeepsTheRestOfAQueuedMarkAll() async {
+    let calls = LockedState<[String]>([])
+    let failMarkAll = LockedState(true)
+    let clock = TestClock()
+    let store = makeStore {
+      $0.continuousClock = clock
+      $0.notificationClient.markAllAsRead = { ids in
+        if failMarkAll.withLock({ $0 }) { throw UserFacingError.network }
+        calls.withLock { $0.append("read \(ids ?? [])") }
+      }
+      $0.notificationClient.markAsUnread = { id in calls.withLock { $0.append("unread \(id)") } }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let markAll = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n2"])
+    let queued = NotificationsFeature.OutboxEntry.markAllAsRead(["n1", "n2"])
+    let rest = NotificationsFeature.OutboxEntry.markAllAsRead(["n2"])
+    let restRollback = NotificationsFeature.PendingChange.markAll(ids: ["n2"])
+    await store.send(.markAllAsRead) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.notifications[id: "n2"]?.isRead = true
+      $0.sync.pendingChanges[changeID] = markAll
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [queued]
+      $0.sync.outboxRollbacks = [queued: markAll]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [queued], rollbacks: [queued: markAll])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    failMarkAll.withLock { $0 = false }
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      // n2 is still owed to the backend, and is undone alone if it fails for good.
+      $0.sync.outbox = [rest]
+      $0.sync.outboxRollbacks[rest] = restRollback
+      $0.sync.superseded = [secondID: [queued]]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.sync(.changeSucceeded(secondID))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.superseded = [:]
+      $0.sync.outboxRollbacks = [rest: restRollback]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [rest], rollbacks: [rest: restRollback])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.outboxEntrySent(rest))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.finish()
+    #expect(calls.withLock { $0 } == ["unread n1", "read [\"n2\"]"])
+  }
+
+  /// Found by the lifetime model-based test (seed 57): marking a notification read while a
+  /// clear-all waited in the outbox replaced the clear-all, so it was never sent: a refresh
+  /// listed everything the person had cleared again, with no error.
+  @Test func aNewerChangeKeepsAQueuedClearAll() async {
+    let firstClear = TestContinuation<Void>()
+    let clearCalls = LockedState(0)
+    let clock = TestClock()
+    let store = makeStore {
+      $0.continuousClock = clock
+      $0.notificationClient.deleteAll = {
+        let call = clearCalls.withLock { calls in
+          calls += 1
+          return calls
+        }
+        if call == 1 { try await firstClear.value }
+      }
+      $0.notificationClient.markAsRead = { _ in }
+    }
+    let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let clear = NotificationsFeature.PendingChange.clearAll(Fixtures.feed)
+    let newer = Fixtures.notification("n4")
+    await store.send(.clearAll) {
+      $0.notifications = []
+      $0.deletedIDs = ["n1", "n2", "n3"]
+      $0.sync.pendingChanges[changeID] = clear
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    // A notification that arrives meanwhile is listed: the person did not clear it.
+    await store.send(.liveEvent(NotificationEvent(.inserted(newer)))) {
+      $0.notifications = [newer]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    firstClear.resume(throwing: UserFacingError.network)
+    await store.receive(.sync(.changeFailed(changeID, .network))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.outbox = [.deleteAll]
+      $0.sync.outboxRollbacks = [.deleteAll: clear]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [.deleteAll], rollbacks: [.deleteAll: clear])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.send(.markAsRead("n4")) {
+      $0.notifications[id: "n4"]?.isRead = true
+      $0.sync.pendingChanges[secondID] = .setRead(id: "n4", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
+    // The clear-all is still owed to the backend, and sent.
+    await clock.advance(by: .seconds(1))
+    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.outboxEntrySent(.deleteAll))) {
+      $0.sync.outbox = []
+      $0.sync.outboxRollbacks = [:]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.finish()
+    #expect(clearCalls.withLock { $0 } == 2)
+  }
+
   @Test func aFailedChangeOwesTheBackendTheQueuedChangesItReplaced() async {
     let reads = LockedState(0)
     let clock = TestClock()
@@ -225,6 +345,8 @@ struct OutboxTests {
     }
     let undone = NotificationsFeature.PendingChange.delete(readN1, index: 0)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
+      // Not deleted after all: later pages list them again.
+      $0.deletedIDs = []
       $0.notifications.insert(readN1, at: 0)
       $0.error = .server(status: 400)
     }

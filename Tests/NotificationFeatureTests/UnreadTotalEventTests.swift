@@ -162,7 +162,7 @@ struct UnreadTotalEventTests {
     }
 
     // A snapshot is the whole feed: its unread ones are the count.
-    let snapshot = Array(feed.prefix(10))
+    let snapshot = feed.prefix(11).filter { $0.id != "n4" }
     await store.send(.liveEvent(NotificationEvent(.snapshot(snapshot), cursor: "6"))) {
       $0.newestCursor = "6"
       $0.notifications = NotificationFeed(uniqueElements: snapshot)

@@ -242,15 +242,25 @@ public struct NotificationSyncEngine: Reducer {
   ) -> Effect<Action> {
     let changeID = uuid()
     state.pendingChanges[changeID] = change
-    // A newer change to the same notifications replaces what is still queued for them.
+    // A newer change to the same notifications replaces what is still queued for them. A
+    // queued clear-all is replaced only by another: a change to one notification does not
+    // undo it.
     let touched = Set(change.ids)
     let replaced = state.outbox.filter { entry in
       if case .clearAll = change { return true }
-      return !touched.isDisjoint(with: entry.ids) || entry == .deleteAll
+      return !touched.isDisjoint(with: entry.ids)
     }
     if !replaced.isEmpty {
       state.outbox.removeAll { replaced.contains($0) }
       state.superseded[changeID] = replaced
+      // A queued mark-all is replaced only for the notifications the newer change touches:
+      // the others are still owed to the backend, and undone alone if they fail for good.
+      for case .markAllAsRead(let ids) in replaced where change.outboxEntry != .deleteAll {
+        let rest = ids.filter { !touched.contains($0) }
+        guard !rest.isEmpty else { continue }
+        state.outbox.enqueue(.markAllAsRead(rest))
+        state.outboxRollbacks[.markAllAsRead(rest)] = .markAll(ids: rest)
+      }
     }
     return .run { [client] send in
       do {

@@ -37,10 +37,18 @@ extension NotificationsFeature {
       for id in ids where !touchedLater.contains(id) && state.notifications[id: id]?.isRead == true {
         state.notifications[id: id]?.isRead = false
       }
-    case .delete(let notification, let index):
+    case .delete(let notification, _):
+      // Not deleted after all: pages list it again.
+      state.deletedIDs.remove(notification.id)
       guard !state.notifications.contains(id: notification.id) else { return }
-      state.notifications.insert(notification, at: min(index, state.notifications.count))
+      // Back in its place by time: the index it had may have shifted since (a newer
+      // notification listed meanwhile), and newest-first order is the list's invariant.
+      let index =
+        state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
+        ?? state.notifications.count
+      state.notifications.insert(notification, at: index)
     case .clearAll(let notifications, let unreadNotLoaded):
+      for notification in notifications { state.deletedIDs.remove(notification.id) }
       for notification in notifications where !state.notifications.contains(id: notification.id) {
         upsert(notification, into: &state)
       }

@@ -74,12 +74,15 @@ extension NotificationsFeature {
   /// content and place, but a push the person read stays read, and its id is added to
   /// `owed.read` so the backend is told (it may not have had the notification when the person
   /// read it). A push the person deleted before the feed listed it is not listed, and is added
-  /// to `owed.deleted`.
+  /// to `owed.deleted`. A notification deleted in this run (`deletedIDs`) is not listed again.
   func list(
     fromBackend notification: NotificationData, into state: inout State,
     owed: inout OwedToBackend
   ) {
     if isDeletedPush(notification, in: &state, owed: &owed) { return }
+    // Deleted in this run (by the person, confirmed or not, or by the backend): a page or event
+    // the backend made before the deletion reached it does not list it again.
+    if state.deletedIDs.contains(notification.id) { return }
     let wasUnlistedPush = state.unlistedPushIDs.remove(notification.id) != nil
     guard wasUnlistedPush, state.notifications[id: notification.id]?.isRead == true,
       let listed = state.sync.applyingPendingChanges(to: notification), !listed.isRead

@@ -1,0 +1,69 @@
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+import Testing
+
+/// Lives a whole app lifetime with the notification center, at random, and compares it with a
+/// plain reference model (``LifetimeReferenceModel``) after every step.
+///
+/// Actions interleave: each step sends a few actions without waiting for them, then lets time
+/// pass on a test clock by a random amount, so the calls they start (each waiting a random time,
+/// see ``LifetimeNetwork``) answer in a random order. Steps refresh, load more, mark read and
+/// unread, delete, mark all, clear all, receive pushes (new ones, duplicates, and ones the
+/// backend lists later), change the backend from another device, drop the live stream, relaunch
+/// (a new store from the saved settings and the same backend), change the filter, record local
+/// notices, go to the background and back, and turn faults on and off (retryable and permanent
+/// failures, latency).
+///
+/// After every step: no id listed twice, newest first, nothing the person deleted listed again
+/// and no read change undone unless an error was reported since, every push shown and local
+/// notice still listed. Every so often and at the end the faults stop, everything drains, and
+/// the list must be the backend's feed (plus the pushes it has not listed yet) with the
+/// backend's unread count.
+///
+/// CI runs fixed seeds. More, random ones: `LOOM_MODEL_SEEDS=500 swift test --filter
+/// LifetimeModelTests`. A failure names its seed and the steps before it; replay one seed, with
+/// every step printed: `LOOM_MODEL_TRACE=<seed> swift test --filter LifetimeModelTests`.
+@MainActor
+struct LifetimeModelTests {
+  /// Whether a push the backend has not listed yet is still listed after a relaunch: the
+  /// feature saves such pushes through the settings client (`SavedPushes`).
+  static let pushesSurviveRelaunch = true
+  /// Whether two changes to one notification in flight at once (mark unread, then mark all
+  /// read before the first is confirmed) end as the person's last choice. Today they are sent
+  /// at once and may reach the backend in either order, and the changes still pending apply
+  /// to a notification the backend reports in no set order: see
+  /// `ChangeOrderTests`. Turned on when changes to one notification are sent in order.
+  static let changesToOneNotificationApplyInOrder = false
+  /// Whether a push received while a clear-all waits in the outbox (after a retryable
+  /// failure) is listed. Today the queued entry is "delete everything", so the feature hides
+  /// every notification that arrives meanwhile, and the backend deletes them when the entry is
+  /// sent. Turned on when a queued clear-all deletes only what the person cleared.
+  static let aQueuedClearAllSparesNewerNotifications = false
+
+  /// Whether the catch-up after a reconnect leaves alone what a first page loaded meanwhile
+  /// already reflects. Today a page carries no cursor, so the catch-up since the newest cursor
+  /// replays changes the page has: a replayed update of a notification past the first page
+  /// takes it out of the unread notifications not loaded a second time, and the count is off
+  /// after the refresh (see `CatchUpReplayTests`). While off, converging lets the catch-up of a
+  /// reconnect finish before it refreshes. Turned on when pages carry the cursor they reflect.
+  static let aCatchUpSkipsWhatANewerPageHas = false
+
+  nonisolated static var seeds: [UInt64] {
+    let environment = ProcessInfo.processInfo.environment
+    if let seed = environment["LOOM_MODEL_TRACE"].flatMap(UInt64.init) { return [seed] }
+    if let count = environment["LOOM_MODEL_SEEDS"].flatMap(Int.init) {
+      var system = SystemRandomNumberGenerator()
+      return (0..<count).map { _ in system.next() }
+    }
+    return Array(1...60)
+  }
+
+  @Test(arguments: seeds)
+  func aLifetimeOfInterleavedActionsKeepsTheModelsInvariantsAndConverges(seed: UInt64) async {
+    let tracing = ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] == "\(seed)"
+    let life = Lifetime(seed: seed, tracing: tracing)
+    await life.live(steps: 150)
+  }
+}
