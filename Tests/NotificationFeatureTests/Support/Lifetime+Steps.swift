@@ -295,6 +295,11 @@ extension Lifetime {
     }
     store.send(.refreshRequested)
     await drain()
+    // A first page can owe the backend a change (a push the person deleted before the feed
+    // listed it), which then moves the backend's first page past what was loaded: the page
+    // after that is the one to compare with.
+    store.send(.refreshRequested)
+    await drain()
     compareWithBackend()
     clearAllMayBeQueued = false
     let restored = saved.withLock { $0 }
