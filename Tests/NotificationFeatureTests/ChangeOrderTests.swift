@@ -7,11 +7,12 @@ import Testing
 /// Two changes to one notification made before the first is confirmed: the person's last
 /// choice must win, here and on the backend.
 ///
-/// Known issues (#13), found by the lifetime model-based test: each change is sent at once, so
-/// an older one can reach the backend after a newer one; and the changes still pending apply to
-/// a notification the backend reports in the order of a dictionary, not the order they were
-/// made. `LifetimeModelTests.changesToOneNotificationApplyInOrder` turns the model's check on
-/// once they are fixed; so do these tests (each then fails as "known issue not recorded").
+/// Found by the lifetime model-based test. Still a known issue (#13): each change is sent at
+/// once, so an older one can reach the backend after a newer one;
+/// `LifetimeModelTests.changesToOneNotificationApplyInOrder` turns the model's check on once it
+/// is fixed, and so does the first test here (it then fails as "known issue not recorded").
+/// Fixed: the changes still pending apply to a notification the backend reports in the order
+/// they were made (`PendingChanges`), not in a dictionary's order.
 @MainActor
 struct ChangeOrderTests {
   @Test func anOlderChangeAnsweredLastDoesNotUndoANewerOneOnTheBackend() async {
@@ -53,11 +54,7 @@ struct ChangeOrderTests {
     var reported = Fixtures.feed[0]
     reported.isRead = true
     store.send(.liveEvent(NotificationEvent(.updated(reported))))
-    withKnownIssue(
-      "pending changes apply in dictionary order, so the older may win", isIntermittent: true
-    ) {
-      #expect(store.state.notifications[id: "n1"]?.isRead == false)
-    }
+    #expect(store.state.notifications[id: "n1"]?.isRead == false)
     markAllArrives.resume()
     unreadArrives.resume()
     await markAll.finish()

@@ -87,7 +87,7 @@ public struct NotificationSyncEngine: Reducer {
   public struct State: Equatable, Sendable {
     /// Changes applied optimistically and not yet confirmed, by change id: each from the
     /// moment it is performed until its call finishes.
-    public var pendingChanges: [UUID: PendingChange] = [:]
+    public var pendingChanges: PendingChanges = [:]
     /// Changes waiting to be sent again after a retryable failure, oldest first.
     public var outbox: [OutboxEntry] = []
     /// How to undo each queued (or superseded) change if it fails for good when retried.

@@ -1,0 +1,48 @@
+import Foundation
+import Loom
+import NotificationFeature
+import Testing
+
+struct PendingChangesTests {
+  @Test func changesKeepTheOrderTheyWereMadeInWhateverTheirIDs() {
+    // Ids whose hash order differs from the order the changes were made in.
+    let ids = (0..<50).map { UUID(UInt64(50 - $0)) }
+    var pending: PendingChanges = [:]
+    for (index, id) in ids.enumerated() {
+      pending[id] = .setRead(id: "n\(index)", isRead: true, previous: false)
+    }
+    #expect(pending.keys == ids)
+    #expect(pending.values == (0..<50).map { .setRead(id: "n\($0)", isRead: true, previous: false) })
+    // Replacing keeps the place; removing and adding again moves to the end.
+    pending[ids[0]] = .markAll(ids: ["x"])
+    #expect(pending.keys.first == ids[0])
+    #expect(pending.removeValue(forKey: ids[1]) == .setRead(id: "n1", isRead: true, previous: false))
+    pending[ids[1]] = .markAll(ids: ["y"])
+    #expect(pending.keys.last == ids[1])
+    pending[ids[2]] = nil
+    #expect(pending.count == 49)
+    #expect(!pending.keys.contains(ids[2]))
+  }
+
+  @Test func equalMeansTheSameChangesInTheSameOrder() {
+    let a = UUID(UInt64(1))
+    let b = UUID(UInt64(2))
+    let read = PendingChanges.Change.setRead(id: "n1", isRead: true, previous: false)
+    let unread = PendingChanges.Change.setRead(id: "n1", isRead: false, previous: true)
+    let inOrder: PendingChanges = [a: read, b: unread]
+    let reversed: PendingChanges = [b: unread, a: read]
+    #expect(inOrder != reversed)
+    #expect(inOrder == [a: read, b: unread])
+    #expect(PendingChanges() == [:])
+  }
+
+  @Test func theSnippetListsTheNewestLast() {
+    // snippet: pending-changes
+    var pending: PendingChanges = [:]
+    pending[UUID(0)] = .markAll(ids: ["n1", "n2"])
+    pending[UUID(1)] = .setRead(id: "n1", isRead: false, previous: true)
+    // pending.values: the mark-all, then the mark-unread
+    // snippet: end
+    #expect(pending.values == [.markAll(ids: ["n1", "n2"]), .setRead(id: "n1", isRead: false, previous: true)])
+  }
+}
