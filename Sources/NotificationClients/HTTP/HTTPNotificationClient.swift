@@ -38,7 +38,7 @@ extension NotificationClient {
       changesSince: { cursor in
         let data = try await api.send(
           "GET", "api/notifications/changes", query: [URLQueryItem(name: "since", value: cursor)])
-        return try api.decode([NotificationEvent].self, from: data)
+        return try api.decode([WireEvent].self, from: data).map(\.event)
       },
       markAsRead: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/read") },
       markAsUnread: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/unread") },
