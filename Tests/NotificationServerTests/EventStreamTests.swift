@@ -21,12 +21,16 @@ struct EventStreamTests {
       // Five read timeouts of silence from the client.
       Thread.sleep(forTimeInterval: 1)
       try? inbox.insert([sample("late")])
-      text += connection.read(until: "event: inserted", timeout: .seconds(15))
+      text += connection.read(until: #""id":"late""#, timeout: .seconds(15))
+      // Still open after the change: a second one arrives too.
+      Thread.sleep(forTimeInterval: 0.5)
+      try? inbox.insert([sample("later")])
+      text += connection.read(until: #""id":"later""#, timeout: .seconds(15))
       return text
     }
     #expect(text.hasPrefix("HTTP/1.1 200"))
-    #expect(text.contains("event: inserted\n"))
     #expect(text.contains(#""id":"late""#))
+    #expect(text.contains(#""id":"later""#))
   }
 
   @Test func eachChangeIsSentOnce() async throws {

@@ -129,14 +129,21 @@ struct ServerErrorResponseTests {
     let server = try TestServer(token: nil)
     defer { server.stop() }
     let port = server.port
-    let text = await onThread { () -> String in
-      guard let connection = RawConnection(port: port) else { return "" }
-      // 1 MiB of headers: far more than the server reads before it answers.
+    let (sentAll, text) = await onThread { () -> (Bool, String) in
+      guard let connection = RawConnection(port: port) else { return (false, "") }
+      // 4 MiB of headers: far more than the server reads before it answers. The server drains
+      // them rather than resetting the connection, so the client can finish sending and then
+      // read the answer (a client that fails on a reset write never reads it).
       let header = "X-Big: " + String(repeating: "a", count: 1_024) + "\r\n"
-      _ = connection.send("GET /health HTTP/1.1\r\n" + String(repeating: header, count: 1_024) + "\r\n")
+      var sentAll = connection.send("GET /health HTTP/1.1\r\n")
+      for _ in 0..<4 {
+        sentAll = connection.send(String(repeating: header, count: 1_024)) && sentAll
+        Thread.sleep(forTimeInterval: 0.02)
+      }
       connection.shutdownWrite()
-      return connection.readAll()
+      return (sentAll, connection.readAll())
     }
+    #expect(sentAll)
     let response = RawResponse(text)
     #expect(response?.status == 431)
     #expect(response?.body == Self.error("headers_too_large", "Request headers too large"))

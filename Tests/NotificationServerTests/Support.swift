@@ -214,6 +214,13 @@ final class RawConnection {
     return String(decoding: response, as: UTF8.self)
   }
 
+  /// What has arrived, without waiting.
+  func readAvailable() -> [UInt8] {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    let count = recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+    return count > 0 ? Array(chunk[..<count]) : []
+  }
+
   /// One `read`: `nil` at the end of the stream, a timeout or an error.
   func readChunk() -> [UInt8]? {
     var chunk = [UInt8](repeating: 0, count: 65_536)
