@@ -1,7 +1,11 @@
 // notifications-server: a development server for the notifications API on a local inbox.
 //
 //   notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS] [--fail-rate R]
-//                        [--fail-next COUNT:STATUS]
+//                        [--fail-next COUNT:STATUS] [--heartbeat SECONDS] [--max-connections N]
+//
+// `--heartbeat` is how often an event stream gets a `: heartbeat` comment (15 s by default);
+// `--max-connections` how many connections are open at once before the server answers 503
+// (1,024 by default). Docs/HTTP-API.md lists every limit.
 //
 // The first line printed is `listening on http://127.0.0.1:PORT`. It stops on SIGINT/SIGTERM.
 import Dispatch
@@ -15,7 +19,7 @@ while let argument = arguments.popFirst() {
   if argument == "--help" || argument == "-h" {
     print(
       "usage: notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS]"
-        + " [--fail-rate R] [--fail-next COUNT:STATUS]")
+        + " [--fail-rate R] [--fail-next COUNT:STATUS] [--heartbeat SECONDS] [--max-connections N]")
     exit(0)
   }
   guard argument.hasPrefix("--"), let value = arguments.popFirst() else {
@@ -47,7 +51,22 @@ api.updateFaults {
   $0.failRate = faults.1
   $0.failNext = faults.2
 }
-let server = HTTPServer(port: port, handler: api.handle)
+var configuration = HTTPServer.Configuration()
+if let text = options["--heartbeat"] {
+  guard let seconds = Double(text), seconds >= 0.01, seconds <= 86_400 else {
+    FileHandle.standardError.write(Data("error: --heartbeat takes seconds from 0.01 to 86400\n".utf8))
+    exit(64)
+  }
+  configuration.heartbeatInterval = .milliseconds(Int(seconds * 1_000))
+}
+if let text = options["--max-connections"] {
+  guard let count = Int(text), (1...100_000).contains(count) else {
+    FileHandle.standardError.write(Data("error: --max-connections takes 1 to 100000\n".utf8))
+    exit(64)
+  }
+  configuration.maximumConnections = count
+}
+let server = HTTPServer(port: port, configuration: configuration, handler: api.handle)
 let actualPort: Int
 do {
   actualPort = try server.start()

@@ -39,14 +39,26 @@ public final class NotificationAPI: Sendable {
     faults.withLock { update(&$0) }
   }
 
+  /// The largest `offset`, `cursor` and `since` the API accepts.
+  public static let maximumPosition = 1_000_000_000
+  /// The largest page the API serves.
+  public static let maximumLimit = 500
+
   /// Answers one request.
   @Sendable
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-    if request.path == "/health" { return .text("ok", status: 200) }
+    if request.path == "/health" {
+      guard request.method == "GET" || request.method == "HEAD" else {
+        return .error(
+          405, code: "method_not_allowed", message: "/health answers GET and HEAD",
+          headers: ["Allow": "GET, HEAD"])
+      }
+      return .text("ok", status: 200)
+    }
     if let token, request.header("authorization") != "Bearer \(token)" {
-      var response = HTTPResponse.text("Missing or wrong bearer token", status: 401)
-      response.headers["WWW-Authenticate"] = "Bearer"
-      return response
+      return .error(
+        401, code: "unauthorized", message: "Missing or wrong bearer token",
+        headers: ["WWW-Authenticate": "Bearer"])
     }
     let (latency, failure) = faults.withLock { faults -> (Duration, Int?) in
       if !faults.failNext.isEmpty { return (faults.latency, faults.failNext.removeFirst()) }
@@ -58,49 +70,84 @@ public final class NotificationAPI: Sendable {
       return (faults.latency, nil)
     }
     if latency > .zero { try? await Task.sleep(for: latency) }
-    if let failure { return .text("Injected failure", status: failure) }
+    if let failure { return .error(failure, code: "injected_failure", message: "Injected failure") }
     do {
       return try await route(request)
+    } catch let error as InvalidParameter {
+      return .error(400, code: "invalid_parameter", message: error.message)
     } catch let error as UserFacingError {
       switch error {
-      case .notFound: return .text("Not found", status: 404)
-      case .invalidData(let reason): return .text(reason, status: 400)
-      default: return .text(error.message, status: 500)
+      case .notFound: return Self.notFound
+      case .invalidData(let reason): return .error(400, code: "invalid_body", message: reason)
+      default: return .error(500, code: "internal_error", message: error.message)
       }
     } catch {
-      return .text("\(error)", status: 500)
+      return .error(500, code: "internal_error", message: "\(error)")
     }
+  }
+
+  static let notFound = HTTPResponse.error(404, code: "not_found", message: "Not found")
+
+  /// A query parameter out of range: a 400 naming it.
+  struct InvalidParameter: Error {
+    var message: String
+  }
+
+  /// The whole number `name` holds, from `range`; `nil` when absent.
+  ///
+  /// Only ASCII digits count: `-1`, `+5`, `1e3`, an empty value and numbers past the range
+  /// (however long) are refused, never handed to the inbox.
+  static func number(
+    _ name: String, in request: HTTPRequest, range: ClosedRange<Int>
+  ) throws(InvalidParameter) -> Int? {
+    try number(name, request.query[name], range: range)
+  }
+
+  /// The whole number `text` holds, from `range`; `nil` when `text` is.
+  static func number(
+    _ name: String, _ text: String?, range: ClosedRange<Int>
+  ) throws(InvalidParameter) -> Int? {
+    guard let text else { return nil }
+    let digits = text.utf8.allSatisfy { (48...57).contains($0) }
+    guard digits, !text.isEmpty, text.utf8.count <= 18, let value = Int(text), range.contains(value)
+    else {
+      throw InvalidParameter(
+        message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text.prefix(40))")
+    }
+    return value
   }
 
   func route(_ request: HTTPRequest) async throws -> HTTPResponse {
     let parts = request.path.split(separator: "/").map(String.init)
     let method = request.method
-    guard parts.count >= 2, parts[0] == "api" else { return .text("Not found", status: 404) }
+    guard parts.count >= 2, parts[0] == "api" else { return Self.notFound }
     if parts[1] == "devices", parts.count == 3 {
       return method == "PUT" || method == "DELETE"
-        ? .empty() : .text("Method not allowed", status: 405)
+        ? .empty() : Self.methodNotAllowed(request)
     }
-    guard parts[1] == "notifications" else { return .text("Not found", status: 404) }
+    guard parts[1] == "notifications" else { return Self.notFound }
     let rest = Array(parts.dropFirst(2))
+    let positions = 0...Self.maximumPosition
     switch (method, rest.count) {
     case ("GET", 0):
-      guard let limit = Int(request.query["limit"] ?? "50"), (1...500).contains(limit) else {
-        return .text("limit must be 1 to 500", status: 400)
-      }
-      let offset = request.query["offset"].flatMap(Int.init)
+      let limit = try Self.number("limit", in: request, range: 1...Self.maximumLimit) ?? 50
+      let offset = try Self.number("offset", in: request, range: positions)
+      let cursor = try Self.number("cursor", in: request, range: positions)
       let page = try await client.fetchPage(
-        PageRequest(limit: limit, cursor: request.query["cursor"], offset: offset))
+        PageRequest(limit: limit, cursor: cursor.map(String.init), offset: offset))
       return .json(page)
     case ("DELETE", 0):
       try await client.deleteAll()
       return .empty()
     case ("GET", 1) where rest[0] == "changes":
-      guard let since = request.query["since"] else {
-        return .text("since is required", status: 400)
+      guard let since = try Self.number("since", in: request, range: positions) else {
+        throw InvalidParameter(message: "since is required")
       }
-      return .json(try await client.changesSince(since))
+      return .json(try await client.changesSince(String(since)).map(WireEvent.init))
     case ("GET", 1) where rest[0] == "stream":
-      return .eventStream(try await events(after: request.header("last-event-id")))
+      let lastEventID = try Self.number(
+        "Last-Event-ID", request.header("last-event-id"), range: positions)
+      return .eventStream(try await events(after: lastEventID.map(String.init)))
     case ("PATCH", 1) where rest[0] == "read-all":
       struct Body: Decodable { var ids: [String]? }
       let body = request.body.isEmpty ? Body(ids: nil) : try decode(Body.self, request.body)
@@ -116,10 +163,16 @@ public final class NotificationAPI: Sendable {
       try await client.markAsUnread(rest[0])
       return .empty()
     case (_, 0...2):
-      return .text("Method not allowed", status: 405)
+      return Self.methodNotAllowed(request)
     default:
-      return .text("Not found", status: 404)
+      return Self.notFound
     }
+  }
+
+  static func methodNotAllowed(_ request: HTTPRequest) -> HTTPResponse {
+    .error(
+      405, code: "method_not_allowed",
+      message: "\(request.method) is not allowed on \(request.path.prefix(200))")
   }
 
   /// Every change after `lastEventID` (as a catch-up), then live changes.
@@ -176,7 +229,7 @@ public final class NotificationAPI: Sendable {
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch {
-      throw UserFacingError.invalidData(reason: "the request body is not valid JSON")
+      throw UserFacingError.invalidData(reason: "The request body is not valid JSON")
     }
   }
 }

@@ -85,6 +85,23 @@ public struct HTTPResponse: Sendable {
       body: .data(Data((text + "\n").utf8)))
   }
 
+  /// An error: the status with the JSON body `{"error": code, "message": message}` (see
+  /// `Docs/HTTP-API.md`); `code` is a stable, machine-readable name, `message` is for people.
+  public static func error(
+    _ status: Int, code: String, message: String, headers: [String: String] = [:]
+  ) -> Self {
+    struct Body: Encodable {
+      var error: String
+      var message: String
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(Body(error: code, message: message))) ?? Data()
+    return Self(
+      status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 },
+      body: .data(data))
+  }
+
   /// No body.
   public static func empty(_ status: Int = 204) -> Self { Self(status: status) }
 
@@ -112,6 +129,7 @@ public struct HTTPResponse: Sendable {
     case 431: "Request Header Fields Too Large"
     case 500: "Internal Server Error"
     case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
     default: "Status"
     }
   }

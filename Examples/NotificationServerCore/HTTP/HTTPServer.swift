@@ -2,18 +2,15 @@ import Dispatch
 import Foundation
 import Loom
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A small HTTP/1.1 server on POSIX sockets for development and tests: loopback by default,
-/// bounded request sizes, a read timeout for slow clients, clear 4xx answers to malformed
-/// requests, and Server-Sent Event streams.
+/// bounded request sizes, bounded connections and concurrency, deadlines for slow clients and
+/// slow handlers, JSON error answers to malformed requests, and Server-Sent Event streams.
 ///
-/// Blocking socket I/O runs on dedicated threads, never on the Swift concurrency pool, so
-/// long-lived event streams do not starve other requests.
+/// One thread owns every socket and waits on all of them with `poll`; no socket call blocks. A
+/// connection costs a descriptor and its buffers, not a thread, so a thousand slow or idle
+/// clients cannot starve the others: `/health` still answers at once. Handlers run on the
+/// server's own worker threads (``Configuration/workerThreads``), at most
+/// ``Configuration/maximumConcurrentRequests`` at a time.
 ///
 /// ```swift
 /// let server = HTTPServer(port: 0) { request in .text("hello", status: 200) }
@@ -21,11 +18,37 @@ import Loom
 /// defer { server.stop() }
 /// ```
 public final class HTTPServer: Sendable {
+  /// The server's limits and deadlines (documented in `Docs/HTTP-API.md`).
   public struct Configuration: Sendable {
+    /// The longest request line and headers (431 beyond).
     public var maximumHeaderBytes = 16 * 1024
+    /// The longest body (413 beyond).
     public var maximumBodyBytes = 1024 * 1024
-    /// How long a connection may stay silent while a request is being read.
+    /// How long a client has to send a whole request, head and body, counted from when the
+    /// server starts waiting for it (on a new or a kept-alive connection): a client that sent
+    /// part of one gets 408, an idle connection is closed. It also bounds how long a client may
+    /// take to read a response. It does not apply to event streams.
     public var readTimeout: Duration = .seconds(10)
+    /// How long a handler may take: past it, the client gets 503 and the handler's task is
+    /// cancelled.
+    public var responseTimeout: Duration = .seconds(30)
+    /// Connections open at once, event streams included; a connection beyond is answered 503
+    /// with `Retry-After` and closed.
+    public var maximumConnections = 1_024
+    /// Handlers running at once; a request beyond is answered 503 with `Retry-After`.
+    public var maximumConcurrentRequests = 64
+    /// The threads that run handlers and event streams (a task executor the handlers prefer),
+    /// apart from the shared concurrency pool so that a busy process does not delay answers.
+    /// They start when needed and end when idle.
+    public var workerThreads = 4
+    /// How often an event stream gets a comment line (`: heartbeat`), so that clients and
+    /// proxies see it alive while no change happens.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// After an error answer, how long the server keeps reading (and dropping) what the client
+    /// still sends before closing, so that the answer is not lost to a connection reset.
+    public var lingerTimeout: Duration = .seconds(2)
+    /// The `Retry-After` of a 503 the server sends because it is full, in seconds.
+    public var retryAfterSeconds = 1
 
     public init() {}
   }
@@ -38,7 +61,8 @@ public final class HTTPServer: Sendable {
   private let handler: Handler
   private struct State {
     var listener: Int32 = -1
-    var connections: Set<Int32> = []
+    var mailbox: Mailbox?
+    var finished: DispatchSemaphore?
     var isStopped = false
   }
   private let state = LockedState(State())
@@ -55,188 +79,49 @@ public final class HTTPServer: Sendable {
 
   /// Starts listening and returns the port (the chosen one when `port` is 0).
   public func start() throws -> Int {
-    #if canImport(Glibc)
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard descriptor >= 0 else { throw ServerError.socket(String(cString: strerror(errno))) }
-    var yes: Int32 = 1
-    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-      close(descriptor)
-      throw ServerError.socket("invalid host \(host)")
+    let (listener, actualPort) = try Socket.listen(host: host, port: port)
+    let mailbox: Mailbox
+    do {
+      mailbox = try Mailbox()
+    } catch {
+      Socket.close(listener)
+      throw error
     }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
+    let finished = DispatchSemaphore(value: 0)
+    state.withLock {
+      $0.listener = listener
+      $0.mailbox = mailbox
+      $0.finished = finished
     }
-    guard bound == 0, listen(descriptor, 64) == 0 else {
-      let reason = String(cString: strerror(errno))
-      close(descriptor)
-      throw ServerError.socket(reason)
+    let configuration = configuration
+    let handler = handler
+    let thread = Thread {
+      ServerLoop(
+        listener: listener, mailbox: mailbox, configuration: configuration, handler: handler
+      ).run()
+      finished.signal()
     }
-    var actual = sockaddr_in()
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &actual) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-    }
-    state.withLock { $0.listener = descriptor }
-    let thread = Thread { [self] in acceptLoop(descriptor) }
+    thread.name = "HTTPServer :\(actualPort)"
     thread.start()
-    return Int(UInt16(bigEndian: actual.sin_port))
+    return actualPort
   }
 
-  /// Stops listening and closes every connection. Idempotent.
+  /// Stops listening (new connections are refused at once), closes every connection, ends the
+  /// event streams and cancels the running handlers; returns when that is done. Idempotent.
   public func stop() {
-    let (listener, connections) = state.withLock { state -> (Int32, Set<Int32>) in
-      guard !state.isStopped else { return (-1, []) }
+    let running = state.withLock { state -> (Int32, Mailbox, DispatchSemaphore)? in
+      guard !state.isStopped, let mailbox = state.mailbox, let finished = state.finished else {
+        state.isStopped = true
+        return nil
+      }
       state.isStopped = true
-      defer { state.connections = [] }
-      return (state.listener, state.connections)
+      return (state.listener, mailbox, finished)
     }
-    if listener >= 0 {
-      shutdown(listener, Int32(SHUT_RDWR))
-      close(listener)
-    }
-    for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
-  }
-
-  private var isStopped: Bool { state.withLock { $0.isStopped } }
-
-  private func acceptLoop(_ listener: Int32) {
-    while !isStopped {
-      let connection = accept(listener, nil, nil)
-      guard connection >= 0 else {
-        if isStopped { return }
-        continue
-      }
-      let accepted = state.withLock { state -> Bool in
-        guard !state.isStopped else { return false }
-        state.connections.insert(connection)
-        return true
-      }
-      guard accepted else {
-        close(connection)
-        return
-      }
-      let thread = Thread { [self] in serve(connection) }
-      thread.start()
-    }
-  }
-
-  private func serve(_ connection: Int32) {
-    defer {
-      _ = state.withLock { $0.connections.remove(connection) }
-      close(connection)
-    }
-    #if canImport(Darwin)
-      var yes: Int32 = 1
-      setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-    #endif
-    let seconds = configuration.readTimeout.components.seconds
-    let micros = configuration.readTimeout.components.attoseconds / 1_000_000_000_000
-    var timeout = timeval(tv_sec: Int(seconds), tv_usec: .init(micros))
-    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var parser = HTTPParser()
-    parser.maximumHeaderBytes = configuration.maximumHeaderBytes
-    parser.maximumBodyBytes = configuration.maximumBodyBytes
-    var buffer: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 8_192)
-    while !isStopped {
-      let request: HTTPRequest
-      do {
-        if let (parsed, used) = try parser.parse(buffer) {
-          request = parsed
-          buffer.removeFirst(used)
-        } else {
-          let count = recv(connection, &chunk, chunk.count, 0)
-          if count > 0 {
-            buffer.append(contentsOf: chunk[..<count])
-            continue
-          }
-          if count < 0, errno == EAGAIN || errno == EWOULDBLOCK, !buffer.isEmpty {
-            _ = write(.text("Request timed out", status: 408), to: connection, keepAlive: false)
-          }
-          return
-        }
-      } catch {
-        _ = write(.text(error.message, status: error.status), to: connection, keepAlive: false)
-        return
-      }
-      let response = Self.runBlocking { [handler] in await handler(request) }
-      let keepAlive = request.header("connection")?.lowercased() != "close"
-      guard write(response, to: connection, keepAlive: keepAlive), keepAlive else { return }
-    }
-  }
-
-  /// Writes a response; returns whether the connection can be used again.
-  private func write(_ response: HTTPResponse, to connection: Int32, keepAlive: Bool) -> Bool {
-    var head = "HTTP/1.1 \(response.status) \(HTTPResponse.reason(response.status))\r\n"
-    for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
-      head += "\(name): \(value)\r\n"
-    }
-    switch response.body {
-    case .data(let data):
-      head += "Content-Length: \(data.count)\r\n"
-      head += "Connection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
-      return send(Data(head.utf8) + data, on: connection)
-    case .events(let events):
-      head += "Connection: close\r\n\r\n"
-      guard send(Data(head.utf8), on: connection) else { return false }
-      let done = DispatchSemaphore(value: 0)
-      let task = Task {
-        for await event in events {
-          guard self.send(Data(event.encoded.utf8), on: connection) else { break }
-        }
-        done.signal()
-      }
-      // Wait for the stream to end, or for the client to go away (a recv of 0 or an error).
-      let watcher = Thread {
-        var byte: UInt8 = 0
-        while recv(connection, &byte, 1, 0) > 0 {}
-        task.cancel()
-      }
-      watcher.start()
-      done.wait()
-      return false
-    }
-  }
-
-  private func send(_ data: Data, on connection: Int32) -> Bool {
-    #if canImport(Glibc)
-      let flags = Int32(MSG_NOSIGNAL)
-    #else
-      let flags: Int32 = 0
-    #endif
-    return data.withUnsafeBytes { raw -> Bool in
-      guard var pointer = raw.baseAddress else { return true }
-      var remaining = raw.count
-      while remaining > 0 {
-        let sent = Glibc_send(connection, pointer, remaining, flags)
-        guard sent > 0 else { return false }
-        pointer = pointer.advanced(by: sent)
-        remaining -= sent
-      }
-      return true
-    }
-  }
-
-  /// Runs the async handler from a connection's thread and waits for its response.
-  static func runBlocking(_ work: @escaping @Sendable () async -> HTTPResponse) -> HTTPResponse {
-    let box = LockedState<HTTPResponse?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      let value = await work()
-      box.withLock { $0 = value }
-      done.signal()
-    }
-    done.wait()
-    return box.withLock { $0 } ?? .text("Internal error", status: 500)
+    guard let (listener, mailbox, finished) = running else { return }
+    // The loop closes the listener only after it sees the stop, so the descriptor is still ours.
+    Socket.shutdownBoth(listener)
+    mailbox.stop()
+    _ = finished.wait(timeout: .now() + 5)
   }
 }
 
@@ -244,13 +129,3 @@ public final class HTTPServer: Sendable {
 public enum ServerError: Error, Equatable, Sendable {
   case socket(String)
 }
-
-#if canImport(Glibc)
-  private func Glibc_send(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
-    Glibc.send(fd, buffer, count, flags)
-  }
-#else
-  private func Glibc_send(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
-    Darwin.send(fd, buffer, count, flags)
-  }
-#endif

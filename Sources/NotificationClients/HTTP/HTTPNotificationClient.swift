@@ -38,7 +38,7 @@ extension NotificationClient {
       changesSince: { cursor in
         let data = try await api.send(
           "GET", "api/notifications/changes", query: [URLQueryItem(name: "since", value: cursor)])
-        return try api.decode([NotificationEvent].self, from: data)
+        return try api.decode([WireEvent].self, from: data).map(\.event)
       },
       markAsRead: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/read") },
       markAsUnread: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/unread") },
@@ -185,7 +185,8 @@ struct HTTPAPI: Sendable {
     request.timeoutInterval = 3_600
     if let since { request.setValue(since, forHTTPHeaderField: "Last-Event-ID") }
     let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
-    let reader = EventStreamReader(continuation: continuation)
+    let reader = EventStreamReader(
+      continuation: continuation, issueReporter: DependencyValues.current.issueReporter)
     let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
     let task = session.dataTask(with: request)
     continuation.onTermination = { _ in
@@ -204,115 +205,5 @@ struct HTTPAPI: Sendable {
       throw error
     }
     return stream
-  }
-}
-
-/// Parses a Server-Sent Events response into notification events as bytes arrive, and tells
-/// whoever waits in ``opened()`` whether the server accepted the stream.
-final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
-  let continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation
-  private let buffer = LockedState(Data())
-  private let opening = LockedState(Opening.waiting)
-
-  private enum Opening {
-    case waiting
-    case awaited(CheckedContinuation<Void, any Error>)
-    case done(Result<Void, any Error>)
-  }
-
-  init(continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation) {
-    self.continuation = continuation
-  }
-
-  /// Returns once the response head arrived with a 2xx status; throws otherwise.
-  func opened() async throws {
-    try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-      let result = opening.withLock { opening -> Result<Void, any Error>? in
-        if case .done(let result) = opening { return result }
-        opening = .awaited(waiter)
-        return nil
-      }
-      if let result { waiter.resume(with: result) }
-    }
-  }
-
-  /// Settles ``opened()`` with `result`; only the first call counts.
-  func open(_ result: Result<Void, any Error>) {
-    let waiter = opening.withLock { opening -> CheckedContinuation<Void, any Error>? in
-      switch opening {
-      case .done:
-        return nil
-      case .waiting:
-        opening = .done(result)
-        return nil
-      case .awaited(let waiter):
-        opening = .done(result)
-        return waiter
-      }
-    }
-    waiter?.resume(with: result)
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-  ) {
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    do {
-      try HTTPAPI.check(status: status)
-      open(.success(()))
-      completionHandler(.allow)
-    } catch {
-      open(.failure(error))
-      continuation.finish(throwing: error)
-      completionHandler(.cancel)
-    }
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let blocks = buffer.withLock { buffer -> [String] in
-      buffer.append(data)
-      var blocks: [String] = []
-      while let range = buffer.range(of: Data("\n\n".utf8)) {
-        blocks.append(String(decoding: buffer[..<range.lowerBound], as: UTF8.self))
-        buffer.removeSubrange(..<range.upperBound)
-      }
-      return blocks
-    }
-    for block in blocks {
-      if let event = Self.parse(block) { continuation.yield(event) }
-    }
-  }
-
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    open(.failure(UserFacingError.network))
-    continuation.finish(throwing: error == nil ? UserFacingError.network : UserFacingError.network)
-  }
-
-  static func parse(_ block: String) -> NotificationEvent? {
-    var name: String?
-    var id: String?
-    var data: [Substring] = []
-    for line in block.split(separator: "\n") {
-      if line.hasPrefix("event:") { name = line.dropFirst(6).trimmingCharacters(in: .whitespaces) }
-      else if line.hasPrefix("id:") { id = line.dropFirst(3).trimmingCharacters(in: .whitespaces) }
-      else if line.hasPrefix("data:") { data.append(line.dropFirst(5).drop(while: { $0 == " " })) }
-    }
-    let payload = Data(data.joined(separator: "\n").utf8)
-    let decoder = JSONDecoder()
-    switch name {
-    case "inserted":
-      return (try? decoder.decode(NotificationData.self, from: payload)).map { NotificationEvent(.inserted($0), cursor: id) }
-    case "updated":
-      return (try? decoder.decode(NotificationData.self, from: payload)).map { NotificationEvent(.updated($0), cursor: id) }
-    case "deleted":
-      return (try? decoder.decode([String: String].self, from: payload))?["id"].map {
-        NotificationEvent(.deleted(id: $0), cursor: id)
-      }
-    case "snapshot":
-      return (try? decoder.decode([NotificationData].self, from: payload)).map { NotificationEvent(.snapshot($0), cursor: id) }
-    default:
-      return nil
-    }
   }
 }
