@@ -24,6 +24,9 @@ import NotificationFeature
 /// - `counts(unread)`: one row, kept by the triggers on `notifications`.
 /// - `settings(key PRIMARY KEY, value)`.
 package final class InboxDatabase: Sendable {
+  /// The largest page served.
+  package static let maximumPageSize = 1_000
+
   /// How many recent changes are kept for catching up.
   package static let changeLogLimit = 10_000
 
@@ -97,7 +100,9 @@ package final class InboxDatabase: Sendable {
   /// feed's unread total.
   package func page(offset: Int, limit: Int) throws(InboxError) -> NotificationPage {
     guard offset >= 0 else { throw .invalidRequest("The offset must be 0 or more, not \(offset).") }
-    guard limit >= 1 else { throw .invalidRequest("The limit must be 1 or more, not \(limit).") }
+    guard (1...Self.maximumPageSize).contains(limit) else {
+      throw .invalidRequest("The limit must be 1 to \(Self.maximumPageSize), not \(limit).")
+    }
     return try reading { db in
       // One more row than asked tells whether there is a next page without counting.
       var items = try db.statement(

@@ -95,7 +95,7 @@ extension LocalInbox {
   private func cachedPage(_ request: PageRequest) throws -> NotificationPage {
     // A remote's cursor means nothing here: the cache is read from the start.
     let offset = request.cursor == nil ? max(0, request.offset ?? 0) : 0
-    var page = try cacheDatabase { try $0.page(offset: offset, limit: max(1, request.limit)) }
+    var page = try cacheDatabase { try $0.page(offset: offset, limit: min(max(1, request.limit), InboxDatabase.maximumPageSize)) }
     page.nextCursor = page.hasMore ? "\(Self.cacheCursorPrefix)\(offset + page.items.count)" : nil
     return page
   }

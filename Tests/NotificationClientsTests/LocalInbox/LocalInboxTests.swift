@@ -97,8 +97,12 @@ struct LocalInboxClientTests {
     await #expect(throws: UserFacingError.operationFailed(message: "The cursor \"abc\" is not one this inbox gave.")) {
       try await client.changesSince("abc")
     }
-    await #expect(throws: UserFacingError.operationFailed(message: "The limit must be 1 or more, not 0.")) {
+    await #expect(throws: UserFacingError.operationFailed(message: "The limit must be 1 to 1000, not 0.")) {
       try await client.fetchPage(PageRequest(limit: 0))
+    }
+    // A huge limit trapped (limit + 1 overflowed).
+    await #expect(throws: UserFacingError.operationFailed(message: "The limit must be 1 to 1000, not \(Int.max).")) {
+      try await client.fetchPage(PageRequest(limit: .max))
     }
   }
 }
