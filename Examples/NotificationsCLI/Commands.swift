@@ -56,26 +56,24 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
       return "Marked every notification read."
     }
     let id = try id()
-    try await session.load(.until(id: id))
-    guard session.feature.notifications[id: id] != nil else {
-      throw .failed("No notification with id \(id).")
-    }
+    // The feature changes a notification by id whether or not a page listed it.
+    try await session.load(.firstPage)
     await session.send(.markAsRead(id))
-    try session.failIfError()
+    try session.failIfError(id: id)
     return "Marked \(id) read."
 
   case "unread":
     let id = try id()
-    try await session.load(.until(id: id))
+    try await session.load(.firstPage)
     await session.send(.markAsUnread(id))
-    try session.failIfError()
+    try session.failIfError(id: id)
     return "Marked \(id) unread."
 
   case "delete":
     let id = try id()
-    try await session.load(.until(id: id))
+    try await session.load(.firstPage)
     await session.send(.delete(id))
-    try session.failIfError()
+    try session.failIfError(id: id)
     return "Deleted \(id)."
 
   case "clear":

@@ -75,8 +75,11 @@ final class Session {
     try failIfError()
   }
 
-  /// Turns an error the feature shows into a CLI failure.
-  func failIfError() throws(CLIError) {
-    if let error = feature.error { throw .failed(error.message) }
+  /// Turns an error the feature shows into a CLI failure; a notification that does not exist
+  /// is named by `id` when the command acted on one.
+  func failIfError(id: String? = nil) throws(CLIError) {
+    guard let error = feature.error else { return }
+    if let id, error == .notFound { throw .failed("No notification with id \(id).") }
+    throw .failed(error.message)
   }
 }

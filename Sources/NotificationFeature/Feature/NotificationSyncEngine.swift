@@ -120,6 +120,8 @@ public struct NotificationSyncEngine: Reducer {
           return nil
         case .clearAll(let cleared, _) where cleared.contains(where: { $0.id == notification.id }):
           return nil
+        case .deleteNotLoaded(let id) where id == notification.id:
+          return nil
         default:
           break
         }
@@ -143,6 +145,7 @@ public struct NotificationSyncEngine: Reducer {
         switch change {
         case .delete(let deleted, _): deleted.id == id
         case .clearAll(let cleared, _): cleared.contains { $0.id == id }
+        case .deleteNotLoaded(let deleted): deleted == id
         case .setRead, .markAll: false
         }
       }

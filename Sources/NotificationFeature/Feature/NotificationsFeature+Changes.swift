@@ -4,7 +4,11 @@ import Loom
 extension NotificationsFeature {
   func setRead(_ id: String, _ isRead: Bool, in state: inout State) -> Effect<Action> {
     guard let notification = state.notifications[id: id] else {
-      return show(.notFound, in: &state)
+      // Not loaded (or unknown): the backend changes it, or says it does not exist.
+      guard !state.deletedIDs.contains(id) else { return show(.notFound, in: &state) }
+      return perform(
+        .setRead(id: id, isRead: isRead, previous: !isRead),
+        sending: isRead ? .markAsRead(id) : .markAsUnread(id), in: &state)
     }
     guard notification.isRead != isRead else { return .none }
     state.notifications[id: id]?.isRead = isRead
@@ -47,6 +51,8 @@ extension NotificationsFeature {
         state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
         ?? state.notifications.count
       state.notifications.insert(notification, at: index)
+    case .deleteNotLoaded(let id):
+      state.deletedIDs.remove(id)
     case .clearAll(let notifications, let unreadNotLoaded):
       for notification in notifications { state.deletedIDs.remove(notification.id) }
       for notification in notifications where !state.notifications.contains(id: notification.id) {

@@ -146,7 +146,9 @@ extension NotificationsFeature {
 
     case .delete(let id):
       guard let index = state.notifications.index(id: id) else {
-        return show(.notFound, in: &state)
+        // Not loaded (or unknown): the backend deletes it, or says it does not exist.
+        guard state.deletedIDs.insert(id).inserted else { return show(.notFound, in: &state) }
+        return perform(.deleteNotLoaded(id: id), sending: .delete(id), in: &state)
       }
       let notification = state.notifications.remove(at: index)
       if notification.isLocal { return .none }

@@ -72,6 +72,9 @@ extension NotificationsFeature {
     /// The notifications cleared from the list, and ``State/unreadNotLoaded`` before the clear
     /// (the backend deletes those too).
     case clearAll([NotificationData], unreadNotLoaded: Int? = nil)
+    /// A notification deleted by id that the list has not loaded: nothing to put back if the
+    /// backend refuses.
+    case deleteNotLoaded(id: String)
 
     /// The notification ids the change touches.
     var ids: [String] {
@@ -80,6 +83,7 @@ extension NotificationsFeature {
       case .markAll(let ids): ids
       case .delete(let notification, _): [notification.id]
       case .clearAll(let notifications, _): notifications.map(\.id)
+      case .deleteNotLoaded(let id): [id]
       }
     }
 
@@ -89,6 +93,7 @@ extension NotificationsFeature {
       case .markAll(let ids): .markAllAsRead(ids)
       case .delete(let notification, _): .delete(notification.id)
       case .clearAll: .deleteAll
+      case .deleteNotLoaded(let id): .delete(id)
       }
     }
   }
