@@ -42,7 +42,10 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
   case "show":
     let id = try id()
-    try await session.load(.until(id: id))
+    try await session.load(.firstPage)
+    // The feature fetches one the first page does not list.
+    await session.send(.loadNotification(id))
+    try session.failIfError(id: id)
     guard let notification = session.feature.notifications[id: id] else {
       throw .failed("No notification with id \(id).")
     }
@@ -109,7 +112,8 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
   case "tap":
     let id = try id()
-    try await session.load(.until(id: id))
+    try await session.load(.firstPage)
+    // The feature fetches one the first page does not list, then opens it.
     await session.send(.notificationTapped(id))
     try session.failIfError()
     let app = session.store.state

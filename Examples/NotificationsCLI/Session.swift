@@ -42,8 +42,6 @@ final class Session {
   enum Extent {
     /// The first page: what a list shows first.
     case firstPage
-    /// Pages until the notification with this id is loaded (or there are no more).
-    case until(id: String)
     /// Every page.
     case all
   }
@@ -62,15 +60,8 @@ final class Session {
       }
       await send(.onDisappear)
     }
-    while feature.hasMore, feature.error == nil {
-      switch extent {
-      case .firstPage: break
-      case .until(let id) where feature.notifications.contains(id: id): break
-      case .until, .all:
-        await send(.loadMoreRequested)
-        continue
-      }
-      break
+    if extent == .all {
+      while feature.hasMore, feature.error == nil { await send(.loadMoreRequested) }
     }
     try failIfError()
   }

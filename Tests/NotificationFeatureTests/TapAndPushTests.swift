@@ -69,9 +69,58 @@ struct TapAndPushTests {
   }
 
   @Test func aNotificationWithoutATargetOpensNothingAndSaysSo() async {
-    let store = makeStore()
+    let store = makeStore {
+      $0.notificationClient.fetchNotification = { _ in throw UserFacingError.notFound }
+    }
     await store.send(.notificationTapped("n3")) { $0.lastTap = .nothingToOpen(id: "n3") }
-    await store.send(.notificationTapped("missing")) { $0.lastTap = .notFound(id: "missing") }
+    // Not loaded, and the backend has none either.
+    await store.send(.notificationTapped("missing"))
+    await store.receive(.notificationLoadFailed(id: "missing", .notFound, thenTap: true)) {
+      $0.lastTap = .notFound(id: "missing")
+    }
+  }
+
+  @Test func tappingANotificationNotLoadedFetchesItListsItAndOpensIt() async {
+    let far = Fixtures.notification("far", minutesAgo: 600, target: .alert(alertID: "a9"))
+    let store = makeStore {
+      $0.notificationClient.fetchNotification = { id in
+        guard id == "far" else { throw UserFacingError.notFound }
+        return far
+      }
+      $0.notificationClient.markAsRead = { _ in }
+    }
+    await store.send(.notificationTapped("far"))
+    await store.receive(.notificationLoaded(far, thenTap: true)) {
+      $0.notifications.append(far)
+      $0.notifications[id: "far"]?.isRead = true
+      $0.sync.pendingChanges[changeID] = .setRead(id: "far", isRead: true, previous: false)
+      $0.lastTap = .navigated(id: "far")
+    }
+    await store.receive(.delegate(.navigateToAlert(alertID: "a9")))
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+  }
+
+  @Test func aNotificationLoadedByIDIsListedOnceAndADeletedOneIsNotFetched() async {
+    let far = Fixtures.notification("far", minutesAgo: 600)
+    let store = makeStore {
+      $0.notificationClient.fetchNotification = { _ in far }
+      $0.notificationClient.delete = { _ in }
+    }
+    await store.send(.loadNotification("n1"))
+    await store.send(.loadNotification("far"))
+    await store.receive(.notificationLoaded(far, thenTap: false)) {
+      $0.notifications.append(far)
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.send(.delete("far")) {
+      $0.notifications.remove(id: "far")
+      $0.sync.pendingChanges[changeID] = .delete(far, index: 3)
+      $0.deletedIDs = ["far"]
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.send(.loadNotification("far")) { $0.error = .notFound }
+    await store.receive(.delegate(.errorOccurred(.notFound)))
   }
 
   @Test func aTappedPushMarksTheFeedItemReadAndNavigates() async {

@@ -18,6 +18,8 @@ struct ServerIntegrationTests {
     #expect(second.items.map(\.id) == ["n2", "n3"])
     let byOffset = try await client.fetchPage(PageRequest(limit: 10, offset: 4))
     #expect(byOffset.items.map(\.id) == ["n4"])
+    #expect(try await client.fetchNotification("n4") == sample("n4", secondsAgo: 4))
+    await #expect(throws: UserFacingError.notFound) { try await client.fetchNotification("zz") }
     try await client.markAsRead("n0")
     try await client.markAsUnread("n0")
     try await client.markAllAsRead(["n1"])

@@ -185,6 +185,12 @@ struct CLITests {
     let oldest = try #require(try ids("list", "--all").last)
     #expect(try cli("read", oldest).output == "Marked \(oldest) read.\n")
     #expect(try cli("list").output.contains("119 unread"))
+    #expect(try cli("show", oldest, "--json").output.contains("\"id\" : \"\(oldest)\""))
+    #expect(try cli("unread", oldest).output == "Marked \(oldest) unread.\n")
+    #expect(try cli("tap", oldest).status == 0)
+    #expect(try cli("delete", oldest).output == "Deleted \(oldest).\n")
+    #expect(try cli("list", "--all", "--json").output.contains(oldest) == false)
+    #expect(try cli("show", oldest).error == "error: No notification with id \(oldest).\n")
   }
 
   @Test func recoverLeavesAHealthyInboxAndItsNotificationsAlone() throws {

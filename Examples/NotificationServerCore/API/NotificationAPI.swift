@@ -153,6 +153,8 @@ public final class NotificationAPI: Sendable {
       let body = request.body.isEmpty ? Body(ids: nil) : try decode(Body.self, request.body)
       try await client.markAllAsRead(body.ids)
       return .empty()
+    case ("GET", 1):
+      return .json(try await client.fetchNotification(rest[0]))
     case ("DELETE", 1):
       try await client.delete(rest[0])
       return .empty()

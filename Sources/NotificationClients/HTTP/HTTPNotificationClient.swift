@@ -47,7 +47,11 @@ extension NotificationClient {
         _ = try await api.send("PATCH", "api/notifications/read-all", body: body)
       },
       delete: { id in _ = try await api.send("DELETE", "api/notifications/\(api.escape(id))") },
-      deleteAll: { _ = try await api.send("DELETE", "api/notifications") }
+      deleteAll: { _ = try await api.send("DELETE", "api/notifications") },
+      fetchNotification: { id in
+        let data = try await api.send("GET", "api/notifications/\(api.escape(id))")
+        return try api.decode(NotificationData.self, from: data)
+      }
     )
   }
 }

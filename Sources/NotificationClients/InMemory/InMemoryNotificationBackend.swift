@@ -161,6 +161,13 @@ public final class InMemoryNotificationBackend: Sendable {
           state.notifications.removeAll()
           Self.record(.snapshot([]), in: &state)
         }
+      },
+      fetchNotification: { id in
+        try await self.call()
+        guard let notification = self.state.withLock({ $0.notifications[id: id] }) else {
+          throw UserFacingError.notFound
+        }
+        return notification
       }
     )
   }

@@ -83,6 +83,18 @@ extension LocalInbox {
         try await remote.deleteAll()
         try? self.cacheDatabase { try $0.cache([.snapshot([])]) }
       },
+      fetchNotification: { id in
+        do {
+          let notification = try await remote.fetchNotification(id)
+          try? self.cacheDatabase { try $0.cache([.updated(notification)]) }
+          return notification
+        } catch let error as UserFacingError where error.isRetryable {
+          guard let cached = try? self.cacheDatabase({ try $0.notification(id: id) }) else {
+            throw error
+          }
+          return cached
+        }
+      },
       cachedPage: { request in
         let page = try self.cachedPage(request)
         return page.items.isEmpty ? nil : page

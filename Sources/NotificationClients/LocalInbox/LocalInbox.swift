@@ -169,7 +169,14 @@ public final class LocalInbox: Sendable {
       markAsUnread: { id in try self.change { try $0.setRead(id, false) } },
       markAllAsRead: { ids in try self.change { try $0.markAllAsRead(ids) } },
       delete: { id in try self.change { try $0.delete(id) } },
-      deleteAll: { try self.change { try $0.deleteAll() } }
+      deleteAll: { try self.change { try $0.deleteAll() } },
+      fetchNotification: { id in
+        let notification = try Self.mapping { () throws(InboxError) in
+          try self.database().notification(id: id)
+        }
+        guard let notification else { throw UserFacingError.notFound }
+        return notification
+      }
     )
   }
 

@@ -98,6 +98,9 @@ public struct NotificationClient: Sendable {
   public var markAllAsRead: @Sendable ([String]?) async throws -> Void
   public var delete: @Sendable (String) async throws -> Void
   public var deleteAll: @Sendable () async throws -> Void
+  /// The notification with an id, whether or not a page listed it; `UserFacingError.notFound`
+  /// when the backend has none (the default, for a backend that cannot look one up).
+  public var fetchNotification: @Sendable (String) async throws -> NotificationData
   /// The page a cache on the device holds for `request`, shown at launch before the backend
   /// answers; `nil` when there is no cache or it is empty (the default).
   public var cachedPage: @Sendable (PageRequest) async throws -> NotificationPage?
@@ -111,6 +114,9 @@ public struct NotificationClient: Sendable {
     markAllAsRead: @escaping @Sendable ([String]?) async throws -> Void,
     delete: @escaping @Sendable (String) async throws -> Void,
     deleteAll: @escaping @Sendable () async throws -> Void,
+    fetchNotification: @escaping @Sendable (String) async throws -> NotificationData = { _ in
+      throw UserFacingError.notFound
+    },
     cachedPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
     self.fetchPage = fetchPage
@@ -121,6 +127,7 @@ public struct NotificationClient: Sendable {
     self.markAllAsRead = markAllAsRead
     self.delete = delete
     self.deleteAll = deleteAll
+    self.fetchNotification = fetchNotification
     self.cachedPage = cachedPage
   }
 }
@@ -136,7 +143,8 @@ extension NotificationClient {
     markAsUnread: Loom.unimplemented("NotificationClient.markAsUnread"),
     markAllAsRead: Loom.unimplemented("NotificationClient.markAllAsRead"),
     delete: Loom.unimplemented("NotificationClient.delete"),
-    deleteAll: Loom.unimplemented("NotificationClient.deleteAll")
+    deleteAll: Loom.unimplemented("NotificationClient.deleteAll"),
+    fetchNotification: Loom.unimplemented("NotificationClient.fetchNotification")
   )
 
   /// A client that fails every call saying no backend is configured: the live value until an
@@ -152,7 +160,8 @@ extension NotificationClient {
       markAsUnread: { _ in throw error },
       markAllAsRead: { _ in throw error },
       delete: { _ in throw error },
-      deleteAll: { throw error }
+      deleteAll: { throw error },
+      fetchNotification: { _ in throw error }
     )
   }()
 }

@@ -5,8 +5,12 @@ extension NotificationsFeature {
   /// Marks a notification read and navigates to its screen, or says in state why it cannot.
   func tap(_ id: String, in state: inout State) -> Effect<Action> {
     guard let notification = state.notifications[id: id] else {
-      state.lastTap = .notFound(id: id)
-      return .none
+      // Not loaded: fetched by id, then tapped (or not found).
+      guard !state.deletedIDs.contains(id) else {
+        state.lastTap = .notFound(id: id)
+        return .none
+      }
+      return fetchNotification(id, thenTap: true)
     }
     let markRead = setRead(id, true, in: &state)
     guard let navigation = Self.navigation(for: notification.target) else {
@@ -15,6 +19,15 @@ extension NotificationsFeature {
     }
     state.lastTap = .navigated(id: id)
     return .merge(markRead, .send(.delegate(navigation)))
+  }
+
+  /// Fetches a notification the list has not loaded.
+  func fetchNotification(_ id: String, thenTap: Bool) -> Effect<Action> {
+    .run { [client] send in
+      await send(.notificationLoaded(try await client.fetchNotification(id), thenTap: thenTap))
+    } catch: { error, send in
+      await send(.notificationLoadFailed(id: id, UserFacingError(error), thenTap: thenTap))
+    }
   }
 
   static func navigation(for target: NotificationTarget) -> Action.Delegate? {

@@ -214,6 +214,33 @@ extension NotificationsFeature {
     case .notificationTapped(let id):
       return tap(id, in: &state)
 
+    case .loadNotification(let id):
+      guard state.notifications[id: id] == nil else { return .none }
+      guard !state.deletedIDs.contains(id) else { return show(.notFound, in: &state) }
+      return fetchNotification(id, thenTap: false)
+
+    case .notificationLoaded(let notification, let thenTap):
+      // A notification of the backend's feed, loaded out of page order: counted and listed as
+      // a page's would be.
+      var owed = OwedToBackend()
+      countLoading(notification, in: &state)
+      list(fromBackend: notification, into: &state, owed: &owed)
+      let told = tellBackend(owed, in: &state)
+      guard thenTap else { return told }
+      // Not listed after all (deleted meanwhile): not tapped, and not fetched again.
+      guard state.notifications[id: notification.id] != nil else {
+        state.lastTap = .notFound(id: notification.id)
+        return told
+      }
+      return .merge(told, tap(notification.id, in: &state))
+
+    case .notificationLoadFailed(let id, let error, let thenTap):
+      if thenTap, error == .notFound {
+        state.lastTap = .notFound(id: id)
+        return .none
+      }
+      return show(error, in: &state)
+
     case .notificationResponse(let payload):
       return receivePush(payload, in: &state, tapped: true)
 

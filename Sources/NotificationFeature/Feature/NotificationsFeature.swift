@@ -209,6 +209,12 @@ public struct NotificationsFeature: Reducer {
     case recordLocalNotice(title: String, message: String)
     case markTargetRead(Entity)
     case notificationTapped(String)
+    /// Loads a notification the list has not loaded (for a shell to show it), by id.
+    case loadNotification(String)
+    /// A notification fetched by id: listed, and tapped if the fetch was for a tap.
+    case notificationLoaded(NotificationData, thenTap: Bool)
+    /// A notification could not be fetched by id.
+    case notificationLoadFailed(id: String, UserFacingError, thenTap: Bool)
     case notificationResponse(Data)
     case pushReceived(Data)
     case foregroundChanged(Bool)
