@@ -24,6 +24,18 @@ struct PendingChangesTests {
     #expect(!pending.keys.contains(ids[2]))
   }
 
+  @Test func manyRemovalsKeepTheOrderOfWhatIsLeft() {
+    let ids = (0..<50).map { UUID(UInt64(1_000 - $0)) }
+    var pending: PendingChanges = [:]
+    for (index, id) in ids.enumerated() { pending[id] = .markAll(ids: ["n\(index)"]) }
+    for id in ids where !ids.suffix(10).contains(id) { pending[id] = nil }
+    #expect(pending.keys == Array(ids.suffix(10)))
+    #expect(pending.count == 10)
+    pending[ids[0]] = .markAll(ids: ["again"])
+    #expect(pending.keys == Array(ids.suffix(10)) + [ids[0]])
+    #expect(pending == PendingChanges(ids.suffix(10).map { ($0, pending[$0]!) } + [(ids[0], .markAll(ids: ["again"]))]))
+  }
+
   @Test func equalMeansTheSameChangesInTheSameOrder() {
     let a = UUID(UInt64(1))
     let b = UUID(UInt64(2))

@@ -15,45 +15,77 @@ import Foundation
 public struct PendingChanges: Equatable, Sendable, ExpressibleByDictionaryLiteral {
   public typealias Change = NotificationsFeature.PendingChange
 
-  /// The ids, oldest first.
-  public private(set) var keys: [UUID] = []
+  /// The ids in the order they were added, with the removed ones still in place until there are
+  /// enough of them to compact: removing is O(1), as it is from a dictionary.
+  private var order: [UUID] = []
+  /// The ids removed but still in `order`.
+  private var removed: Set<UUID> = []
   private var changes: [UUID: Change] = [:]
 
   /// No changes.
   public init() {}
 
   public init(dictionaryLiteral elements: (UUID, Change)...) {
+    self.init(elements)
+  }
+
+  /// The changes in the order given.
+  public init(_ elements: some Sequence<(UUID, Change)>) {
     for (id, change) in elements { self[id] = change }
   }
 
   /// The change with `id`. Setting a new id adds it as the newest; setting an existing id
   /// replaces its change in place; setting `nil` removes it.
   ///
-  /// - Complexity: O(1) to read or add, O(*n*) to remove.
+  /// - Complexity: O(1) amortized.
   public subscript(id: UUID) -> Change? {
     get { changes[id] }
     set {
-      if let newValue {
-        if changes.updateValue(newValue, forKey: id) == nil { keys.append(id) }
-      } else {
+      guard let newValue else {
         removeValue(forKey: id)
+        return
+      }
+      if changes.updateValue(newValue, forKey: id) == nil {
+        // An id removed and added again goes to the end, once.
+        if removed.contains(id) { compact() }
+        order.append(id)
       }
     }
   }
 
   /// Removes the change with `id` and returns it.
+  ///
+  /// - Complexity: O(1) amortized.
   @discardableResult
   public mutating func removeValue(forKey id: UUID) -> Change? {
     guard let change = changes.removeValue(forKey: id) else { return nil }
-    keys.removeAll { $0 == id }
+    removed.insert(id)
+    if removed.count > 16, removed.count * 2 > order.count { compact() }
     return change
   }
 
+  private mutating func compact() {
+    order.removeAll { removed.contains($0) }
+    removed = []
+  }
+
+  /// The ids, oldest first.
+  ///
+  /// - Complexity: O(*n*).
+  public var keys: [UUID] { removed.isEmpty ? order : order.filter { !removed.contains($0) } }
+
   /// The changes, oldest first.
+  ///
+  /// - Complexity: O(*n*).
   public var values: [Change] { keys.compactMap { changes[$0] } }
 
-  public var isEmpty: Bool { keys.isEmpty }
-  public var count: Int { keys.count }
+  public var isEmpty: Bool { changes.isEmpty }
+  public var count: Int { changes.count }
+
+  /// Equal when they hold the same changes in the same order.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.changes == rhs.changes && lhs.keys == rhs.keys
+  }
 }
 
 extension PendingChanges: CustomDebugStringConvertible {
