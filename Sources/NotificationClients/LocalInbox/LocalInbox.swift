@@ -1,7 +1,6 @@
 import Foundation
 import Loom
 import NotificationFeature
-import Synchronization
 
 /// The embedded default backend: a notification client and a settings client over one SQLite
 /// database, so a new user gets a working notification center with zero set-up.
@@ -32,7 +31,7 @@ public final class LocalInbox: Sendable {
   public let legacyURL: URL
   private let clock: any Clock<Duration>
   private let pollInterval: Duration
-  private let opened = Mutex<InboxDatabase?>(nil)
+  private let opened = LockedState<InboxDatabase?>(nil)
   private let listeners = LockedState<[UUID: Listener]>([:])
 
   /// A live stream's continuation and the cursor of the newest change it was sent.
@@ -203,13 +202,18 @@ public final class LocalInbox: Sendable {
   }
 
   private func database() throws(InboxError) -> InboxDatabase {
-    try opened.withLock { (opened: inout InboxDatabase?) throws(InboxError) -> InboxDatabase in
-      if let opened { return opened }
-      let database = try InboxDatabase(url: url)
-      try importLegacyFile(into: database)
-      opened = database
-      return database
+    let result = opened.withLock { opened -> Result<InboxDatabase, InboxError> in
+      if let opened { return .success(opened) }
+      do throws(InboxError) {
+        let database = try InboxDatabase(url: url)
+        try importLegacyFile(into: database)
+        opened = database
+        return .success(database)
+      } catch {
+        return .failure(error)
+      }
     }
+    return try result.get()
   }
 
   /// Imports the JSON inbox, if there is one, and renames it; removes the temporary files an

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Serialises every use of one ``SQLiteConnection``: the `Sendable` way to share a database
 /// between tasks and threads.
@@ -19,8 +19,9 @@ import Synchronization
 ///
 /// > Important: `body` must not keep the connection (or a statement of it) after it returns.
 package final class SQLiteQueue: Sendable {
-  /// Held while `connection` is used.
-  private let lock = Mutex(())
+  /// Held while `connection` is used. An `NSLock` (a `pthread` mutex) rather than
+  /// `Synchronization.Mutex`, which the thread sanitizer does not understand on Linux.
+  private let lock = NSLock()
   /// Used only inside `lock.withLock`, by `read` and `write` below (nothing else in the
   /// module reads it), so one thread at a time uses the connection and its statements. The
   /// closures it is lent to are non-escaping, and `SQLiteConnection` and `SQLiteStatement`
@@ -53,7 +54,7 @@ package final class SQLiteQueue: Sendable {
   package func read<Result: Sendable>(
     _ body: (SQLiteConnection) throws -> Result
   ) throws -> Result {
-    try lock.withLock { _ throws -> Result in try body(connection) }
+    try lock.withLock { () throws -> Result in try body(connection) }
   }
 
   /// Runs `body` with the connection in one immediate transaction: every change it makes is
@@ -61,7 +62,7 @@ package final class SQLiteQueue: Sendable {
   package func write<Result: Sendable>(
     _ body: (SQLiteConnection) throws -> Result
   ) throws -> Result {
-    try lock.withLock { _ throws -> Result in
+    try lock.withLock { () throws -> Result in
       try connection.transaction(.immediate) { try body(connection) }
     }
   }
