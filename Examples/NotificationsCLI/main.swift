@@ -96,8 +96,6 @@ func main() async -> Int32 {
   }
 }
 
-exit(await main())
-
 /// The offline cache of a server's feed: `server-HOST-PORT.sqlite` beside the local inbox.
 func serverCacheURL(for server: URL, beside inbox: URL) -> URL {
   let host = (server.host ?? "server").map { $0.isLetter || $0.isNumber ? $0 : "-" }
@@ -105,3 +103,5 @@ func serverCacheURL(for server: URL, beside inbox: URL) -> URL {
   return inbox.deletingLastPathComponent()
     .appendingPathComponent("server-\(String(host))\(port).sqlite")
 }
+
+exit(await main())

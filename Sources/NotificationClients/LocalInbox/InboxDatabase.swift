@@ -257,11 +257,7 @@ package final class InboxDatabase: Sendable {
 
   /// Saves `value` under `key`.
   package func saveSetting(_ value: Data, forKey key: String) throws {
-    try writing { db in
-      try db.execute(
-        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        [.text(key), .blob(value)])
-    }
+    try writing { db in try Self.saveSetting(value, forKey: key, in: db) }
   }
 
   /// Replaces everything with `document`'s notifications, changes and settings: the import of
@@ -272,9 +268,7 @@ package final class InboxDatabase: Sendable {
         try Self.upsert(notification, in: db)
       }
       for (key, value) in document.settings {
-        try db.execute(
-          "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          [.text(key), .blob(value)])
+        try Self.saveSetting(value, forKey: key, in: db)
       }
       // The file's cursors go on: a client that caught up from the file catches up from here.
       for change in document.changes {
@@ -348,6 +342,14 @@ package final class InboxDatabase: Sendable {
   }
 
   // MARK: Rows
+
+  private static func saveSetting(_ value: Data, forKey key: String, in db: SQLiteConnection)
+    throws(SQLiteError)
+  {
+    try db.execute(
+      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      [.text(key), .blob(value)])
+  }
 
   private static func upsert(_ notification: NotificationData, in db: SQLiteConnection) throws {
     try db.execute(

@@ -142,15 +142,7 @@ public final class LocalInbox: Sendable {
   public var notificationClient: NotificationClient {
     NotificationClient(
       fetchPage: { request in
-        let offset: Int
-        if let cursor = request.cursor {
-          guard let value = Int(cursor), value >= 0 else {
-            throw UserFacingError(InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
-          }
-          offset = value
-        } else {
-          offset = request.offset ?? 0
-        }
+        let offset = try request.cursor.map(Self.position) ?? request.offset ?? 0
         return try Self.mapping { () throws(InboxError) in
           try self.database().page(offset: offset, limit: request.limit)
         }
@@ -159,9 +151,7 @@ public final class LocalInbox: Sendable {
       // `changesSince` on every connect.
       updates: { _ in try self.updates() },
       changesSince: { cursor in
-        guard let since = Int(cursor), since >= 0 else {
-          throw UserFacingError(InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
-        }
+        let since = try Self.position(cursor)
         return try Self.mapping { () throws(InboxError) in try self.database().changes(since: since) }
       },
       markAsRead: { id in try self.change { try $0.setRead(id, true) } },
@@ -177,6 +167,16 @@ public final class LocalInbox: Sendable {
         return notification
       }
     )
+  }
+
+  /// The position a cursor this inbox gave stands for (pages' offsets and change-log cursors
+  /// are both plain counts).
+  private static func position(_ cursor: String) throws(UserFacingError) -> Int {
+    guard let value = Int(cursor), value >= 0 else {
+      throw UserFacingError(
+        InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
+    }
+    return value
   }
 
   /// The settings client over the inbox: settings live in the same database.
