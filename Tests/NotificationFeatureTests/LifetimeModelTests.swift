@@ -31,11 +31,9 @@ struct LifetimeModelTests {
   /// feature saves such pushes through the settings client (`SavedPushes`).
   static let pushesSurviveRelaunch = true
   /// Whether two changes to one notification in flight at once (mark unread, then mark all
-  /// read before the first is confirmed) end as the person's last choice. Today they are sent
-  /// at once and may reach the backend in either order, and the changes still pending apply
-  /// to a notification the backend reports in no set order: see
-  /// `ChangeOrderTests`. Turned on when changes to one notification are sent in order.
-  static let changesToOneNotificationApplyInOrder = false
+  /// read before the first is confirmed) end as the person's last choice: a newer change waits
+  /// for the older one's call, see `ChangeOrderTests`.
+  static let changesToOneNotificationApplyInOrder = true
   /// Whether a push received while a clear-all waits in the outbox (after a retryable
   /// failure) is listed. Today the queued entry is "delete everything", so the feature hides
   /// every notification that arrives meanwhile, and the backend deletes them when the entry is

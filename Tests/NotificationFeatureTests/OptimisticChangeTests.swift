@@ -237,16 +237,21 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(2)))
   }
 
+  /// A newer change to a notification waits for the older one's call (so the backend gets them
+  /// in order), and is written with the outbox meanwhile; the older one's rollback leaves the
+  /// notification as the newer one set it.
   @Test func anItemChangedAgainSinceIsLeftAloneByTheRollback() async {
     let gate = AsyncStream<Void>.makeStream()
+    let unreadArrives = TestContinuation<Void>()
     let store = makeStore {
       $0.notificationClient.markAsRead = { _ in
         for await _ in gate.stream { break }
         throw UserFacingError.notFound
       }
-      $0.notificationClient.markAsUnread = { _ in }
+      $0.notificationClient.markAsUnread = { _ in try await unreadArrives.value }
     }
     let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
+    let unread = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: false, previous: true)
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
@@ -254,84 +259,117 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.pendingChanges[secondID] = unread
+      $0.sync.waiting[secondID] = .markAsUnread("n1")
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+        entries: [.markAsUnread("n1")], rollbacks: [.markAsUnread("n1"): unread])
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(secondID))) {
-      $0.sync.pendingChanges[secondID] = nil
-    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     gate.continuation.yield()
     await store.receive(.sync(.changeFailed(changeID, .notFound))) {
-      $0.sync.pendingChanges = [:]
+      $0.sync.pendingChanges[changeID] = nil
+      $0.sync.waiting = [:]
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
     }
     let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.error = .notFound
     }
     await store.receive(.delegate(.errorOccurred(.notFound)))
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    unreadArrives.resume()
+    await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
   }
 
-  @Test func aRollbackLeavesAloneANotificationWithANewerChangeInFlight() async {
-    let failRead = AsyncStream<Void>.makeStream()
-    let confirmRead = AsyncStream<Void>.makeStream()
+  /// Two newer changes to a notification wait for an older one's call, then go one at a time;
+  /// what is written meanwhile is the newest of them. The older one's rollback leaves the
+  /// notification as the newest set it.
+  @Test func aRollbackLeavesAloneANotificationWithNewerChangesWaiting() async {
+    let failRead = TestContinuation<Void>()
+    let confirmUnread = TestContinuation<Void>()
+    let confirmRead = TestContinuation<Void>()
     let reads = LockedState(0)
     let store = makeStore {
       $0.notificationClient.markAsRead = { _ in
         if reads.withLock({ $0 += 1; return $0 }) == 1 {
-          for await _ in failRead.stream { break }
+          try await failRead.value
           throw UserFacingError.notFound
         }
-        for await _ in confirmRead.stream { break }
+        try await confirmRead.value
       }
-      $0.notificationClient.markAsUnread = { _ in }
+      $0.notificationClient.markAsUnread = { _ in try await confirmUnread.value }
     }
     let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
     let thirdID = UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID()
+    let read = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    let unread = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: false, previous: true)
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[changeID] = read
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.pendingChanges[secondID] = unread
+      $0.sync.waiting[secondID] = .markAsUnread("n1")
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+        entries: [.markAsUnread("n1")], rollbacks: [.markAsUnread("n1"): unread])
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(secondID))) {
-      $0.sync.pendingChanges[secondID] = nil
-    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.sync.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[thirdID] = read
+      $0.sync.waiting[thirdID] = .markAsRead("n1")
+      // The newest choice is what a relaunch would send.
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    // The first read fails while the third is in flight: n1 stays as the third left it.
-    failRead.continuation.yield()
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    // The first read fails: n1 stays as the third change left it, and the second is sent.
+    failRead.resume()
     await store.receive(.sync(.changeFailed(changeID, .notFound))) {
       $0.sync.pendingChanges[changeID] = nil
+      $0.sync.waiting[secondID] = nil
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
-    let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
-    await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
+    await store.receive(.sync(.delegate(.rollBack(read, error: .notFound)))) {
       $0.error = .notFound
     }
     await store.receive(.delegate(.errorOccurred(.notFound)))
-    confirmRead.continuation.yield()
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    confirmUnread.resume()
+    // Then the third.
+    await store.receive(.sync(.changeSucceeded(secondID))) {
+      $0.sync.pendingChanges[secondID] = nil
+      $0.sync.waiting = [:]
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    confirmRead.resume()
     await store.receive(.sync(.changeSucceeded(thirdID))) { $0.sync.pendingChanges = [:] }
+    #expect(reads.withLock { $0 } == 2)
   }
 
-  @Test func aFailedMarkAllLeavesAloneANotificationWithANewerChangeInFlight() async {
-    let failMarkAll = AsyncStream<Void>.makeStream()
-    let confirmRead = AsyncStream<Void>.makeStream()
+  @Test func aFailedMarkAllLeavesAloneANotificationWithNewerChangesWaiting() async {
+    let failMarkAll = TestContinuation<Void>()
+    let confirmUnread = TestContinuation<Void>()
+    let confirmRead = TestContinuation<Void>()
     let store = makeStore {
       $0.notificationClient.markAllAsRead = { _ in
-        for await _ in failMarkAll.stream { break }
+        try await failMarkAll.value
         throw UserFacingError.unauthorized
       }
-      $0.notificationClient.markAsUnread = { _ in }
-      $0.notificationClient.markAsRead = { _ in for await _ in confirmRead.stream { break } }
+      $0.notificationClient.markAsUnread = { _ in try await confirmUnread.value }
+      $0.notificationClient.markAsRead = { _ in try await confirmRead.value }
     }
     let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
     let thirdID = UUID(uuidString: "00000000-0000-0000-0000-000000000002") ?? UUID()
+    let read = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+    let unread = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: false, previous: true)
     await store.send(.markAllAsRead) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.notifications[id: "n2"]?.isRead = true
@@ -340,21 +378,29 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(0)))
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
+      $0.sync.pendingChanges[secondID] = unread
+      $0.sync.waiting[secondID] = .markAsUnread("n1")
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+        entries: [.markAsUnread("n1")], rollbacks: [.markAsUnread("n1"): unread])
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(secondID))) {
-      $0.sync.pendingChanges[secondID] = nil
-    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
-      $0.sync.pendingChanges[thirdID] = .setRead(id: "n1", isRead: true, previous: false)
+      $0.sync.pendingChanges[thirdID] = read
+      $0.sync.waiting[thirdID] = .markAsRead("n1")
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    // Only n2 goes back to unread: n1 has a newer change in flight.
-    failMarkAll.continuation.yield()
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    // Only n2 goes back to unread: n1 has newer changes waiting.
+    failMarkAll.resume()
     await store.receive(.sync(.changeFailed(changeID, .unauthorized))) {
       $0.sync.pendingChanges[changeID] = nil
+      $0.sync.waiting[secondID] = nil
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
+        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
     let undone = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n2"])
     await store.receive(.sync(.delegate(.rollBack(undone, error: .unauthorized)))) {
@@ -363,7 +409,16 @@ struct OptimisticChangeTests {
     }
     await store.receive(.delegate(.errorOccurred(.unauthorized)))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    confirmRead.continuation.yield()
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    confirmUnread.resume()
+    await store.receive(.sync(.changeSucceeded(secondID))) {
+      $0.sync.pendingChanges[secondID] = nil
+      $0.sync.waiting = [:]
+      $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
+    }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    confirmRead.resume()
     await store.receive(.sync(.changeSucceeded(thirdID))) { $0.sync.pendingChanges = [:] }
   }
+
 }

@@ -32,6 +32,39 @@ struct OutboxLifetimeTests {
     #expect(calls.withLock { $0 } < 40)
   }
 
+  /// Found by the lifetime model-based test (11 of 200 seeds) when changes to one notification
+  /// were first made to wait for each other: a change still waiting when the app was killed
+  /// was in no outbox, so the next launch never sent it. It is written with the outbox.
+  @Test func aChangeWaitingWhenTheAppIsKilledIsWrittenWithTheOutbox() async {
+    let settings = SettingsClient.inMemory()
+    let readArrives = TestContinuation<Void>()
+    let store = makeStore {
+      $0.settingsClient = settings
+      $0.notificationClient.markAsRead = { _ in try await readArrives.value }
+    }
+    let unread = NotificationsFeature.PendingChange.setRead(
+      id: "n1", isRead: false, previous: true)
+    let waiting = NotificationsFeature.SavedOutbox(
+      entries: [.markAsUnread("n1")], rollbacks: [.markAsUnread("n1"): unread])
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.sync.pendingChanges[changeID] = read
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    let secondID = UUID(1)
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.sync.pendingChanges[secondID] = unread
+      $0.sync.waiting[secondID] = .markAsUnread("n1")
+      $0.sync.outboxBeingSaved = waiting
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    // Killed here, the read still in flight: the next launch restores and sends the unread.
+    #expect(await saved(settings) == waiting)
+    await store.skipInFlightEffects()
+  }
+
   /// Queues a read of n1 that failed for now, in a first launch over `settings`.
   func queueReadOfN1(_ settings: SettingsClient) async {
     let first = makeStore {
@@ -103,17 +136,23 @@ struct OutboxLifetimeTests {
         entries: [entry], rollbacks: [entry: read])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = entry
+    }
     for failures in 1..<maximum {
       await store.receive(.sync(.outboxEntryFailed(entry, .network, attempt: failures - 1))) {
+        $0.sync.outboxEntryInFlight = nil
         $0.sync.outboxFailures = [entry: failures]
         $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
           entries: [entry], rollbacks: [entry: read], failures: [entry: failures])
       }
       await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
-      await store.receive(.sync(.retryOutbox(attempt: failures)))
+      await store.receive(.sync(.retryOutbox(attempt: failures))) {
+        $0.sync.outboxEntryInFlight = entry
+      }
     }
     await store.receive(.sync(.outboxEntryFailed(entry, .network, attempt: maximum - 1))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxFailures = [:]
@@ -159,8 +198,11 @@ struct OutboxLifetimeTests {
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     #expect(await saved(settings) == queued)
     await clock.advance(by: .seconds(1))
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = entry
+    }
     await store.receive(.sync(.outboxEntryFailed(entry, .network, attempt: 0))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outboxFailures = [entry: 1]
       $0.sync.outboxBeingSaved = failedOnce
     }
@@ -180,8 +222,11 @@ struct OutboxLifetimeTests {
       $0.sync.outboxRollbacks = [entry: read]
       $0.sync.outboxFailures = [entry: 1]
     }
-    await relaunched.receive(.sync(.retryOutbox(attempt: 0)))
+    await relaunched.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = entry
+    }
     await relaunched.receive(.sync(.outboxEntryFailed(entry, .server(status: 400), attempt: 0))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxFailures = [:]

@@ -33,8 +33,11 @@ struct OutboxTests {
         rollbacks: [.markAsRead("n1"): .setRead(id: "n1", isRead: true, previous: false)])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
@@ -65,18 +68,24 @@ struct OutboxTests {
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(
       .sync(.outboxEntryFailed(.markAsRead("n1"), .server(status: 503), attempt: 0))
     ) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outboxFailures = [.markAsRead("n1"): 1]
       $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change],
         failures: [.markAsRead("n1"): 1])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
-    await store.receive(.sync(.retryOutbox(attempt: 1)))
+    await store.receive(.sync(.retryOutbox(attempt: 1))) {
+      $0.sync.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxFailures = [:]
@@ -110,10 +119,13 @@ struct OutboxTests {
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(
       .sync(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0))
     ) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
@@ -231,8 +243,11 @@ struct OutboxTests {
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await clock.advance(by: .seconds(1))
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = rest
+    }
     await store.receive(.sync(.outboxEntrySent(rest))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
@@ -290,8 +305,11 @@ struct OutboxTests {
     await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
     // The clear-all is still owed to the backend, and sent.
     await clock.advance(by: .seconds(1))
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = .deleteAll
+    }
     await store.receive(.sync(.outboxEntrySent(.deleteAll))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
@@ -353,8 +371,11 @@ struct OutboxTests {
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await clock.advance(by: .seconds(1))
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
@@ -374,14 +395,20 @@ struct OutboxTests {
     await store.send(.sync(.outboxRestored(saved))) {
       $0.sync.outbox = [.markAsRead("n1"), .delete("n2")]
     }
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = [.delete("n2")]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [.delete("n2")])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
-    await store.receive(.sync(.retryOutbox(attempt: 0)))
+    await store.receive(.sync(.retryOutbox(attempt: 0))) {
+      $0.sync.outboxEntryInFlight = .delete("n2")
+    }
     await store.receive(.sync(.outboxEntrySent(.delete("n2")))) {
+      $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
     }

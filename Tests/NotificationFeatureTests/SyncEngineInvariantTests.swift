@@ -57,7 +57,8 @@ struct SyncEngineInvariantTests {
       // Calls finish more often than changes start, so that nothing is pending at times.
       case 0..<20: performAChange()
       case 20..<55: finishACall()
-      case 55..<75: answerTheOutbox()
+      case 55..<65: answerTheOutbox()
+      case 65..<75: send(.retryOutbox(attempt: Int.random(in: 0..<3, using: &random)))
       case 75..<95: finishTheWrite()
       default: restore()
       }
@@ -93,7 +94,9 @@ struct SyncEngineInvariantTests {
     }
 
     mutating func finishACall() {
-      guard let changeID = inFlight.randomElement(using: &random) else { return }
+      // Only a change whose call was sent can finish: not one still waiting.
+      let sent = inFlight.subtracting(state.waiting.keys)
+      guard let changeID = sent.randomElement(using: &random) else { return }
       inFlight.remove(changeID)
       switch Int.random(in: 0..<3, using: &random) {
       case 0: send(.changeSucceeded(changeID))
@@ -103,12 +106,8 @@ struct SyncEngineInvariantTests {
     }
 
     mutating func answerTheOutbox() {
-      // Mostly the entry sent (the first); sometimes a stale answer for one superseded since.
-      let superseded = state.superseded.values.flatMap { $0 }
-      let entry =
-        Int.random(in: 0..<5, using: &random) == 0
-        ? superseded.randomElement(using: &random) : state.outbox.first
-      guard let entry else { return }
+      // The entry being sent, whether or not it was superseded since.
+      guard let entry = state.outboxEntryInFlight else { return }
       switch Int.random(in: 0..<4, using: &random) {
       case 0: send(.outboxEntrySent(entry))
       case 1, 2:
@@ -169,6 +168,23 @@ struct SyncEngineInvariantTests {
       }
     }
 
+    static func ids(_ change: PendingChange) -> [String] {
+      switch change {
+      case .setRead(let id, _, _), .deleteNotLoaded(let id): [id]
+      case .markAll(let ids): ids
+      case .delete(let notification, _): [notification.id]
+      case .clearAll(let notifications, _): notifications.map(\.id)
+      }
+    }
+
+    static func ids(_ entry: OutboxEntry) -> [String] {
+      switch entry {
+      case .markAsRead(let id), .markAsUnread(let id), .delete(let id): [id]
+      case .markAllAsRead(let ids): ids
+      case .deleteAll: []
+      }
+    }
+
     /// The first invariant that does not hold, if any.
     func violation() -> String? {
       let pending = Set(state.pendingChanges.keys)
@@ -205,9 +221,39 @@ struct SyncEngineInvariantTests {
       if state.outboxBeingSaved == nil, state.pendingChanges.isEmpty, lastWritten != current {
         return "6: the last write \(lastWritten) is not the outbox \(current)"
       }
+      // 9. … and with changes waiting, it holds them too (each waiting request is written).
+      if state.outboxBeingSaved == nil, lastWritten != state.saved,
+        state.pendingChanges.keys.allSatisfy({ state.waiting[$0] != nil })
+      {
+        return "9: the last write \(lastWritten) is not the outbox and its waiting changes"
+      }
       // 8. Every queued entry knows how to undo its change (every restore here carries them).
       if let entry = state.outbox.first(where: { state.outboxRollbacks[$0] == nil }) {
         return "8: \(entry) is queued without a rollback"
+      }
+      // 9. No two calls in flight touch one notification, and a change waits exactly while an
+      // older pending change or the entry being sent touches one of its notifications.
+      if !Set(state.waiting.keys).isSubset(of: pending) {
+        return "9: a waiting request outlived its change"
+      }
+      var blocking = Set(state.outboxEntryInFlight.map(Self.ids) ?? [])
+      var sent = blocking
+      for changeID in state.pendingChanges.keys {
+        let ids = Set(state.pendingChanges[changeID].map(Self.ids) ?? [])
+        let waits = !blocking.isDisjoint(with: ids)
+        if waits != (state.waiting[changeID] != nil) {
+          return "9: \(changeID) \(waits ? "is sent while an older change" : "waits while no older change") touches its notifications"
+        }
+        if !waits {
+          if !sent.isDisjoint(with: ids) { return "9: two calls in flight touch one notification" }
+          sent.formUnion(ids)
+        }
+        blocking.formUnion(ids)
+      }
+      // 10. No queued entry touches a notification a pending change touches.
+      let touchedByPending = Set(state.pendingChanges.values.flatMap(Self.ids))
+      if let entry = state.outbox.first(where: { !touchedByPending.isDisjoint(with: Self.ids($0)) }) {
+        return "10: \(entry) is queued while a pending change touches its notifications"
       }
       return nil
     }

@@ -75,8 +75,11 @@ struct SyncEngineTests {
     }
     await store.receive(.delegate(.rollBack(unread, error: .server(status: 400))))
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.retryOutbox(attempt: 0)) {
+      $0.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
       $0.outboxBeingSaved = SavedOutbox(entries: [])
@@ -84,38 +87,74 @@ struct SyncEngineTests {
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
   }
 
-  /// Found while writing the invariants down: a queued entry and a superseded one that are equal
-  /// (the same change made again after a newer one replaced the first) shared what is kept
-  /// about them, so confirming the newer change forgot how to undo the queued one, and its
-  /// failure for good left the list read while the backend had it unread.
-  @Test func confirmingAChangeKeepsHowToUndoAnEqualChangeQueuedSince() async {
-    var state = queuedRead
+  /// A change made before the outbox a previous launch saved is restored is newer than what
+  /// that outbox holds for the same notification: it replaces it, so the older entry is not
+  /// sent after it. (Before changes to one notification went in order, the restored read of n1
+  /// was sent while the newer unread was in flight, and could undo it on the backend.)
+  @Test func aRestoredEntryForANotificationWithAPendingChangeIsReplacedByIt() async {
+    var state = NotificationSyncEngine.State()
     let unreadID = perform(unread, sending: .markAsUnread("n1"), in: &state)
-    let readAgainID = perform(read, sending: .markAsRead("n1"), in: &state)
-    let clock = TestClock()
-    let store = makeEngineStore(state) { $0.continuousClock = clock }
-    await store.send(.changeFailed(readAgainID, .network)) {
-      $0.pendingChanges = [unreadID: unread]
-      $0.outbox = [.markAsRead("n1")]
+    let store = makeEngineStore(state)
+    let saved = SavedOutbox(
+      entries: [.markAsRead("n1"), .markAsRead("n2")],
+      rollbacks: [.markAsRead("n1"): read, .markAsRead("n2"): readN2])
+    await store.send(.outboxRestored(saved)) {
+      $0.outbox = [.markAsRead("n2")]
+      $0.outboxRollbacks = [.markAsRead("n1"): read, .markAsRead("n2"): readN2]
+      $0.superseded = [unreadID: [.markAsRead("n1")]]
       $0.outboxBeingSaved = SavedOutbox(
-        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
+        entries: [.markAsRead("n2")], rollbacks: [.markAsRead("n2"): readN2])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.receive(.retryOutbox(attempt: 0)) {
+      $0.outboxEntryInFlight = .markAsRead("n2")
+    }
+    await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.outboxEntryInFlight = nil
+      $0.outbox = []
+      $0.outboxRollbacks = [.markAsRead("n1"): read]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.send(.changeSucceeded(unreadID)) {
       $0.pendingChanges = [:]
       $0.superseded = [:]
-      $0.outboxBeingSaved = SavedOutbox(
-        entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
-    }
-    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.send(.outboxEntryFailed(.markAsRead("n1"), .server(status: 400), attempt: 0)) {
-      $0.outbox = []
       $0.outboxRollbacks = [:]
       $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
-    await store.receive(.delegate(.rollBack(read, error: .server(status: 400))))
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.skipInFlightEffects()
+  }
+
+  /// A change to a notification whose queued entry is being sent waits for that call: the
+  /// entry is older. It replaces the entry in the outbox at once (so the entry is not sent
+  /// again), and is sent when the entry's call is answered.
+  @Test func aChangeWaitsForTheQueuedEntryOfItsNotificationBeingSent() async {
+    var state = queuedRead
+    state.outboxEntryInFlight = .markAsRead("n1")
+    let unreadID = perform(unread, sending: .markAsUnread("n1"), in: &state)
+    #expect(state.waiting == [unreadID: .markAsUnread("n1")])
+    #expect(state.outbox == [])
+    #expect(state.superseded == [unreadID: [.markAsRead("n1")]])
+    // The write `perform` started finished.
+    state.outboxBeingSaved = nil
+    let unreadArrives = TestContinuation<Void>()
+    let store = makeEngineStore(state) {
+      $0.notificationClient.markAsUnread = { _ in try await unreadArrives.value }
+    }
+    await store.send(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outboxEntryInFlight = nil
+      $0.waiting = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    unreadArrives.resume()
+    await store.receive(.changeSucceeded(unreadID)) {
+      $0.pendingChanges = [:]
+      $0.superseded = [:]
+      $0.outboxRollbacks = [:]
+      $0.outboxBeingSaved = SavedOutbox(entries: [])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
   }
 
   // MARK: Failures
@@ -146,8 +185,11 @@ struct SyncEngineTests {
     // Nothing was received yet: the store fails a send while a received action is unasserted.
     await store.send(.outboxSaved)
     await clock.advance(by: .milliseconds(501))
-    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.retryOutbox(attempt: 0)) {
+      $0.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
       $0.outboxBeingSaved = SavedOutbox(entries: [])
@@ -171,8 +213,11 @@ struct SyncEngineTests {
     // Nothing was received yet: the store fails a send while a received action is unasserted.
     await store.send(.outboxSaved)
     await clock.advance(by: .milliseconds(1_001))
-    await store.receive(.retryOutbox(attempt: 1))
+    await store.receive(.retryOutbox(attempt: 1)) {
+      $0.outboxEntryInFlight = .markAsRead("n1")
+    }
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
       $0.outboxFailures = [:]
@@ -209,8 +254,11 @@ struct SyncEngineTests {
     }
     await store.receive(.delegate(.rollBack(read, error: .server(status: 400))))
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.retryOutbox(attempt: 0)) {
+      $0.outboxEntryInFlight = .markAsRead("n2")
+    }
     await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
       $0.outboxBeingSaved = SavedOutbox(entries: [])
@@ -269,8 +317,11 @@ struct SyncEngineTests {
         failures: [.markAsRead("n2"): 3])
     }
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.receive(.retryOutbox(attempt: 0))
+    await store.receive(.retryOutbox(attempt: 0)) {
+      $0.outboxEntryInFlight = .markAsRead("n2")
+    }
     await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
       $0.outboxFailures = [:]

@@ -14,7 +14,9 @@ import Loom
 //
 // A change goes through these states:
 //
-//     performed ──call succeeds──────────────────────────────────▶ confirmed (forgotten)
+//     performed ──(waits while an older change to the same notifications is in flight)
+//         │
+//     call sent ──call succeeds──────────────────────────────────▶ confirmed (forgotten)
 //         │
 //         ├──call fails for good──▶ rolled back (delegate), error shown
 //         │
@@ -32,8 +34,9 @@ import Loom
 // sequences of actions):
 //
 // 1. A change is in `pendingChanges` from the moment it is performed until its call finishes:
-//    `changeSucceeded` or `changeFailed` with its id removes it, and nothing else does. Exactly
-//    one call is in flight for each id, so each id finishes once.
+//    `changeSucceeded` or `changeFailed` with its id removes it, and nothing else does. Each
+//    pending change is either waiting (its request in `waiting`) or has exactly one call in
+//    flight, so each id finishes once.
 // 2. Every key of `superseded` is a key of `pendingChanges`: an entry is superseded only while
 //    the change that replaced it is in flight, and is dropped or queued again when it finishes.
 // 3. Every list in `superseded` is non-empty, and its entries left the outbox when they were
@@ -47,14 +50,25 @@ import Loom
 // 6. `outboxBeingSaved` is non-nil exactly while one write of the outbox is in flight, and is
 //    what that write holds. At most one write is in flight; when it finishes, the outbox as it
 //    is then is written if it differs. So with no write in flight and no change pending, the
-//    last write is the outbox. (A change in flight does not write the outbox it superseded
+//    last write is the outbox. (A change sent at once does not write the outbox it superseded
 //    entries of: until it finishes, the saved outbox still has them, and a relaunch meanwhile
-//    sends them again.)
+//    sends them again. A change that waits is written, with its request: see 9.)
 // 7. A restored outbox never replaces what this launch queued: its entries are merged after
 //    them (`enqueue`), each with what the previous launch kept about it unless this launch
 //    already keeps something.
 // 8. Every queued entry has a rollback, so a change that fails for good when retried is undone
 //    exactly, unless it was restored from an outbox an older version saved without them.
+// 9. Changes reach the backend in the order they were made, for each notification: no two
+//    calls in flight (changes not waiting, and `outboxEntryInFlight`) touch one notification,
+//    and a change waits exactly while an older pending change, or the queued entry being sent,
+//    touches one of its notifications. Waiting requests are written with the outbox (after
+//    its entries, each with its rollback), so a relaunch sends what was still waiting.
+// 10. No queued entry touches a notification a pending change touches: a pending change
+//    replaces what is queued for its notifications when it is performed, when an older change
+//    fails and queues an entry (or what it had replaced), and when a restored outbox brings one. So the outbox never
+//    sends an entry older than a change in flight for the same notification.
+// 11. At most one queued entry is sent at a time (`outboxEntryInFlight`), and its call is never
+//    cancelled: a retry scheduled meanwhile waits for it.
 
 /// The sync engine of ``NotificationsFeature``: the optimistic changes waiting for the backend,
 /// the outbox of changes to send again, supersession and rollback. It owns no part of the list;
@@ -101,6 +115,12 @@ public struct NotificationSyncEngine: Reducer {
     /// Queued changes a newer change to the same notifications replaced, by the newer change's
     /// id: dropped if it is confirmed or queued, restored to the outbox if it fails for good.
     public var superseded: [UUID: [OutboxEntry]] = [:]
+    /// The requests of pending changes not sent yet, by change id: each waits until no older
+    /// change to the same notifications is in flight, so that the backend gets a
+    /// notification's changes in the order they were made.
+    public var waiting: [UUID: OutboxEntry] = [:]
+    /// The queued entry being sent, if any: one at a time.
+    public var outboxEntryInFlight: OutboxEntry?
 
     public init() {}
 
@@ -166,13 +186,42 @@ public struct NotificationSyncEngine: Reducer {
       Set(pendingChanges.values.flatMap(\.ids))
     }
 
-    /// The outbox as the settings keep it: its entries with what is kept about each.
-    var saved: SavedOutbox {
-      let queued = Set(outbox)
+    /// The outbox as the settings keep it: its entries with what is kept about each, then the
+    /// requests still waiting, each with its change as its rollback (a relaunch sends them).
+    public var saved: SavedOutbox {
+      var entries = outbox
+      var rollbacks = outboxRollbacks
+      if !waiting.isEmpty {
+        for changeID in pendingChanges.keys {
+          guard let request = waiting[changeID] else { continue }
+          // The newest waiting read or unread of a notification is what a relaunch sends: an
+          // older opposite one is replaced, not cancelled out (the change in flight before
+          // them may not reach the backend).
+          switch request {
+          case .markAsRead(let id): entries.removeAll { $0 == .markAsUnread(id) }
+          case .markAsUnread(let id): entries.removeAll { $0 == .markAsRead(id) }
+          case .markAllAsRead, .delete, .deleteAll: break
+          }
+          entries.enqueue(request)
+          if let change = pendingChanges[changeID] { rollbacks[request] = change }
+        }
+      }
+      let queued = Set(entries)
       return SavedOutbox(
-        entries: outbox,
-        rollbacks: outboxRollbacks.filter { queued.contains($0.key) },
+        entries: entries,
+        rollbacks: rollbacks.filter { queued.contains($0.key) },
         failures: outboxFailures.filter { queued.contains($0.key) })
+    }
+
+    /// Whether a change touching `ids` must wait: an older pending change, or the queued entry
+    /// being sent, touches one of them.
+    ///
+    /// - Complexity: O(*c*) for *c* notification ids in the pending changes.
+    func mustWait(touching ids: [String]) -> Bool {
+      if pendingChanges.isEmpty && outboxEntryInFlight == nil { return false }
+      let touched = Set(ids)
+      if let entry = outboxEntryInFlight, !touched.isDisjoint(with: entry.ids) { return true }
+      return pendingChanges.values.contains { !touched.isDisjoint(with: $0.ids) }
     }
 
     /// Forgets what is kept about the entries neither queued nor superseded any more: how to
@@ -244,28 +293,42 @@ public struct NotificationSyncEngine: Reducer {
     _ change: PendingChange, sending request: OutboxEntry, in state: inout State
   ) -> Effect<Action> {
     let changeID = uuid()
+    let mustWait = state.mustWait(touching: change.ids)
     state.pendingChanges[changeID] = change
-    // A newer change to the same notifications replaces what is still queued for them. A
-    // queued clear-all is replaced only by another: a change to one notification does not
-    // undo it.
+    supersedeQueuedEntries(by: changeID, in: &state)
+    guard mustWait else { return send(request, for: changeID) }
+    // An older change to the same notifications is in flight: this one is sent once it
+    // finishes, and written with the outbox meanwhile.
+    state.waiting[changeID] = request
+    return saveOutbox(&state)
+  }
+
+  /// Replaces what is queued for the notifications the pending change `changeID` touches: a
+  /// newer change to them is the person's choice. A queued clear-all is replaced only by
+  /// another: a change to one notification does not undo it.
+  func supersedeQueuedEntries(by changeID: UUID, in state: inout State) {
+    guard let change = state.pendingChanges[changeID] else { return }
     let touched = Set(change.ids)
     let replaced = state.outbox.filter { entry in
       if case .clearAll = change { return true }
       return !touched.isDisjoint(with: entry.ids)
     }
-    if !replaced.isEmpty {
-      state.outbox.removeAll { replaced.contains($0) }
-      state.superseded[changeID] = replaced
-      // A queued mark-all is replaced only for the notifications the newer change touches:
-      // the others are still owed to the backend, and undone alone if they fail for good.
-      for case .markAllAsRead(let ids) in replaced where change.outboxEntry != .deleteAll {
-        let rest = ids.filter { !touched.contains($0) }
-        guard !rest.isEmpty else { continue }
-        state.outbox.enqueue(.markAllAsRead(rest))
-        state.outboxRollbacks[.markAllAsRead(rest)] = .markAll(ids: rest)
-      }
+    guard !replaced.isEmpty else { return }
+    state.outbox.removeAll { replaced.contains($0) }
+    state.superseded[changeID, default: []].append(contentsOf: replaced)
+    // A queued mark-all is replaced only for the notifications the newer change touches: the
+    // others are still owed to the backend, and undone alone if they fail for good.
+    for case .markAllAsRead(let ids) in replaced where change.outboxEntry != .deleteAll {
+      let rest = ids.filter { !touched.contains($0) }
+      guard !rest.isEmpty else { continue }
+      state.outbox.enqueue(.markAllAsRead(rest))
+      state.outboxRollbacks[.markAllAsRead(rest)] = .markAll(ids: rest)
     }
-    return .run { [client] send in
+  }
+
+  /// Runs the call of the pending change `changeID`.
+  func send(_ request: OutboxEntry, for changeID: UUID) -> Effect<Action> {
+    .run { [client] send in
       do {
         try await Self.send(request, with: client)
         await send(.changeSucceeded(changeID))
@@ -273,6 +336,26 @@ public struct NotificationSyncEngine: Reducer {
         await send(.changeFailed(changeID, UserFacingError(error)))
       }
     }
+  }
+
+  /// Sends the waiting changes no older change holds back any more, oldest first, and writes
+  /// the outbox without them.
+  ///
+  /// - Complexity: O(*c*) for *c* notification ids in the pending changes, when any waits.
+  func sendWaitingChanges(_ state: inout State) -> Effect<Action> {
+    guard !state.waiting.isEmpty else { return .none }
+    var held = Set(state.outboxEntryInFlight?.ids ?? [])
+    var calls: [Effect<Action>] = []
+    for changeID in state.pendingChanges.keys {
+      guard let change = state.pendingChanges[changeID] else { continue }
+      if let request = state.waiting[changeID], held.isDisjoint(with: change.ids) {
+        state.waiting[changeID] = nil
+        calls.append(send(request, for: changeID))
+      }
+      held.formUnion(change.ids)
+    }
+    guard !calls.isEmpty else { return .none }
+    return .merge(saveOutbox(&state), .merge(calls))
   }
 
   /// Loads the outbox a previous launch saved (or, from an older version, its entries alone).
@@ -292,11 +375,15 @@ public struct NotificationSyncEngine: Reducer {
     switch action {
     case .changeSucceeded(let changeID):
       state.pendingChanges.removeValue(forKey: changeID)
-      guard state.superseded.removeValue(forKey: changeID) != nil else { return .none }
+      guard state.superseded.removeValue(forKey: changeID) != nil else {
+        return sendWaitingChanges(&state)
+      }
       state.forgetEntriesNoLongerHeld()
-      return saveOutbox(&state)
+      return .merge(sendWaitingChanges(&state), saveOutbox(&state))
 
     case .changeFailed(let changeID, let error):
+      guard state.pendingChanges[changeID] != nil else { return .none }
+      let newer = state.pendingChanges.keys.drop { $0 != changeID }.dropFirst()
       guard let change = state.pendingChanges.removeValue(forKey: changeID) else { return .none }
       let replaced = state.superseded.removeValue(forKey: changeID) ?? []
       if error.isRetryable {
@@ -306,16 +393,24 @@ public struct NotificationSyncEngine: Reducer {
         if state.outbox.contains(entry) {
           state.outboxRollbacks[entry] = change
         }
+        // A newer change to the same notifications (waiting for this one) replaces it.
+        supersedeQueuedEntries(byEach: newer, in: &state)
         // Entries the new one cancelled out are gone.
         state.forgetEntriesNoLongerHeld()
-        return .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0))
+        return .merge(
+          sendWaitingChanges(&state),
+          .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0)))
       }
-      // What the failed change had replaced is still owed to the backend.
+      // What the failed change had replaced is still owed to the backend, unless a newer change
+      // replaces it in turn.
       for entry in replaced { state.outbox.enqueue(entry) }
+      supersedeQueuedEntries(byEach: newer, in: &state)
       state.forgetEntriesNoLongerHeld()
+      let sent = sendWaitingChanges(&state)
       return .merge(
         .send(.delegate(.rollBack(change, error: error))),
-        replaced.isEmpty ? .none : .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0)))
+        replaced.isEmpty ? .none : .concatenate(saveOutbox(&state), scheduleRetry(attempt: 0)),
+        sent)
 
     case .outboxRestored(let saved):
       for entry in saved.entries { state.outbox.enqueue(entry) }
@@ -328,6 +423,9 @@ public struct NotificationSyncEngine: Reducer {
           state.outboxFailures[entry] = failures
         }
       }
+      // A change this launch made since is newer than what a previous one queued for the same
+      // notifications: it replaces it, as it would have had it been queued already.
+      supersedeQueuedEntries(byEach: state.pendingChanges.keys, in: &state)
       state.forgetEntriesNoLongerHeld()
       let save = state.saved == saved ? Effect<Action>.none : saveOutbox(&state)
       return .concatenate(save, .send(.retryOutbox(attempt: 0)))
@@ -339,7 +437,9 @@ public struct NotificationSyncEngine: Reducer {
       return written == state.saved ? .none : saveOutbox(&state)
 
     case .retryOutbox(let attempt):
-      guard let entry = state.outbox.first else { return .none }
+      // One entry at a time: the entry in flight sends the next when it is answered.
+      guard state.outboxEntryInFlight == nil, let entry = state.outbox.first else { return .none }
+      state.outboxEntryInFlight = entry
       return .run { [client] send in
         do {
           try await Self.send(entry, with: client)
@@ -348,23 +448,30 @@ public struct NotificationSyncEngine: Reducer {
           await send(.outboxEntryFailed(entry, UserFacingError(error), attempt: attempt))
         }
       }
-      .cancellable(id: CancelID.outbox, cancelInFlight: true)
 
     case .outboxEntrySent(let entry):
+      if state.outboxEntryInFlight == entry { state.outboxEntryInFlight = nil }
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
       state.forgetEntriesNoLongerHeld()
-      return .concatenate(
-        saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0)))
+      return .merge(
+        sendWaitingChanges(&state),
+        .concatenate(
+          saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))))
 
     case .outboxEntryFailed(let entry, let error, let attempt):
+      if state.outboxEntryInFlight == entry { state.outboxEntryInFlight = nil }
       var shown = error
       if error.isRetryable {
         // Entries no longer queued (replaced meanwhile) count nothing: the next one is retried.
-        guard state.outbox.contains(entry) else { return scheduleRetry(attempt: attempt + 1) }
+        guard state.outbox.contains(entry) else {
+          return .merge(sendWaitingChanges(&state), scheduleRetry(attempt: attempt + 1))
+        }
         let failures = state.outboxFailures[entry, default: 0] + 1
         if failures < Self.maximumOutboxAttempts {
           state.outboxFailures[entry] = failures
-          return .concatenate(saveOutbox(&state), scheduleRetry(attempt: attempt + 1))
+          return .merge(
+            sendWaitingChanges(&state),
+            .concatenate(saveOutbox(&state), scheduleRetry(attempt: attempt + 1)))
         }
         shown = .outboxGaveUp
       }
@@ -373,17 +480,20 @@ public struct NotificationSyncEngine: Reducer {
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
       let change = state.outboxRollbacks[entry]
       state.forgetEntriesNoLongerHeld()
+      let sent = sendWaitingChanges(&state)
       return .merge(
         .send(.delegate(.rollBack(change, error: shown))),
         .concatenate(
-          saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))))
+          saveOutbox(&state), state.outbox.isEmpty ? .none : .send(.retryOutbox(attempt: 0))),
+        sent)
 
     case .delegate:
       return .none
     }
   }
 
-  /// Sends the first queued entry again after a backoff, replacing a retry already scheduled.
+  /// Sends the first queued entry again after a backoff, replacing a retry already scheduled
+  /// (but not an entry being sent: that one is answered, and the retry then sends the next).
   func scheduleRetry(attempt: Int) -> Effect<Action> {
     let delay = NotificationsFeature.backoff(attempt: attempt, random: random)
     return .run { [clock] send in
@@ -391,6 +501,15 @@ public struct NotificationSyncEngine: Reducer {
       await send(.retryOutbox(attempt: attempt))
     }
     .cancellable(id: CancelID.outbox, cancelInFlight: true)
+  }
+
+  /// Lets each of the pending changes `changeIDs` (oldest first) replace what is queued for its
+  /// notifications, as it did when it was performed: the entries queued since are older.
+  func supersedeQueuedEntries(
+    byEach changeIDs: some Sequence<UUID>, in state: inout State
+  ) {
+    guard !state.outbox.isEmpty else { return }
+    for changeID in changeIDs { supersedeQueuedEntries(by: changeID, in: &state) }
   }
 
   /// Writes the outbox with its rollbacks and failure counts, unless a write is in flight: then

@@ -20,6 +20,20 @@ extension NotificationsFeature {
       sending: isRead ? .markAsRead(id) : .markAsUnread(id), in: &state)
   }
 
+  /// Marks the listed notifications `ids` read at once, and the backend's with one mark-all.
+  /// Local notices and pushes the feed has not listed are changed here only (and saved): the
+  /// backend is told about such a push once its feed lists it, so a mark-all still pending
+  /// must not change it when that happens (the person may have marked it unread since).
+  func markRead(_ ids: [String], in state: inout State) -> Effect<Action> {
+    guard !ids.isEmpty else { return .none }
+    for id in ids { state.notifications[id: id]?.isRead = true }
+    let remoteIDs = ids.filter {
+      state.notifications[id: $0]?.isLocal == false && !state.unlistedPushIDs.contains($0)
+    }
+    guard !remoteIDs.isEmpty else { return .none }
+    return perform(.markAll(ids: remoteIDs), sending: .markAllAsRead(remoteIDs), in: &state)
+  }
+
   /// Hands an optimistic change, already applied to the list, to the sync engine, which runs
   /// `request` to confirm it (see ``NotificationSyncEngine``).
   func perform(

@@ -139,10 +139,7 @@ extension NotificationsFeature {
 
     case .markAllAsRead:
       let ids = state.notifications.compactMap { $0.isRead ? nil : $0.id }
-      guard !ids.isEmpty else { return .none }
-      for id in ids { state.notifications[id: id]?.isRead = true }
-      let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }
-      return perform(.markAll(ids: ids), sending: .markAllAsRead(remoteIDs), in: &state)
+      return markRead(ids, in: &state)
 
     case .delete(let id):
       guard let index = state.notifications.index(id: id) else {
@@ -206,10 +203,7 @@ extension NotificationsFeature {
       let ids = state.notifications.compactMap { notification in
         !notification.isRead && entity.matches(notification.target) ? notification.id : nil
       }
-      guard !ids.isEmpty else { return .none }
-      for id in ids { state.notifications[id: id]?.isRead = true }
-      let remoteIDs = ids.filter { state.notifications[id: $0]?.isLocal == false }
-      return perform(.markAll(ids: ids), sending: .markAllAsRead(remoteIDs), in: &state)
+      return markRead(ids, in: &state)
 
     case .notificationTapped(let id):
       return tap(id, in: &state)
