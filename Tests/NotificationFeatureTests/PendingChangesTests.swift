@@ -57,4 +57,23 @@ struct PendingChangesTests {
     // snippet: end
     #expect(pending.values == [.markAll(ids: ["n1", "n2"]), .setRead(id: "n1", isRead: false, previous: true)])
   }
+
+  /// Whether a newer change must wait is answered from a count of the notifications the
+  /// pending changes touch, kept as changes are added, replaced and removed.
+  @Test func touchAnyCountsTheNotificationsThePendingChangesTouch() {
+    var pending: PendingChanges = [:]
+    pending[UUID(0)] = .markAll(ids: ["n1", "n2"])
+    pending[UUID(1)] = .setRead(id: "n1", isRead: false, previous: true)
+    #expect(pending.touchAny(of: ["n1"]))
+    #expect(pending.touchAny(of: ["n3", "n2"]))
+    #expect(!pending.touchAny(of: ["n3"]))
+    pending.removeValue(forKey: UUID(0))
+    #expect(pending.touchAny(of: ["n1"]))
+    #expect(!pending.touchAny(of: ["n2"]))
+    pending[UUID(1)] = .delete(Fixtures.notification("n3"), index: 0)
+    #expect(!pending.touchAny(of: ["n1"]))
+    #expect(pending.touchAny(of: ["n3"]))
+    pending[UUID(1)] = nil
+    #expect(!pending.touchAny(of: ["n1", "n2", "n3"]))
+  }
 }

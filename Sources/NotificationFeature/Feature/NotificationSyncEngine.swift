@@ -216,12 +216,11 @@ public struct NotificationSyncEngine: Reducer {
     /// Whether a change touching `ids` must wait: an older pending change, or the queued entry
     /// being sent, touches one of them.
     ///
-    /// - Complexity: O(*c*) for *c* notification ids in the pending changes.
+    /// - Complexity: O(*k*) for *k* ids, and the ids of the entry being sent.
     func mustWait(touching ids: [String]) -> Bool {
       if pendingChanges.isEmpty && outboxEntryInFlight == nil { return false }
-      let touched = Set(ids)
-      if let entry = outboxEntryInFlight, !touched.isDisjoint(with: entry.ids) { return true }
-      return pendingChanges.values.contains { !touched.isDisjoint(with: $0.ids) }
+      if let entry = outboxEntryInFlight, !Set(ids).isDisjoint(with: entry.ids) { return true }
+      return pendingChanges.touchAny(of: ids)
     }
 
     /// Forgets what is kept about the entries neither queued nor superseded any more: how to

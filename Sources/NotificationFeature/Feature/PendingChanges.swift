@@ -21,6 +21,9 @@ public struct PendingChanges: Equatable, Sendable, ExpressibleByDictionaryLitera
   /// The ids removed but still in `order`.
   private var removed: Set<UUID> = []
   private var changes: [UUID: Change] = [:]
+  /// How many of the changes touch each notification id: whether a change must wait for an
+  /// older one is answered without going through every pending change.
+  private var touchCounts: [String: Int] = [:]
 
   /// No changes.
   public init() {}
@@ -45,7 +48,10 @@ public struct PendingChanges: Equatable, Sendable, ExpressibleByDictionaryLitera
         removeValue(forKey: id)
         return
       }
-      if changes.updateValue(newValue, forKey: id) == nil {
+      let previous = changes.updateValue(newValue, forKey: id)
+      if let previous { countTouches(of: previous, by: -1) }
+      countTouches(of: newValue, by: 1)
+      if previous == nil {
         // An id removed and added again goes to the end, once.
         if removed.contains(id) { compact() }
         order.append(id)
@@ -59,9 +65,24 @@ public struct PendingChanges: Equatable, Sendable, ExpressibleByDictionaryLitera
   @discardableResult
   public mutating func removeValue(forKey id: UUID) -> Change? {
     guard let change = changes.removeValue(forKey: id) else { return nil }
+    countTouches(of: change, by: -1)
     removed.insert(id)
     if removed.count > 16, removed.count * 2 > order.count { compact() }
     return change
+  }
+
+  private mutating func countTouches(of change: Change, by delta: Int) {
+    for notificationID in change.ids {
+      let count = touchCounts[notificationID, default: 0] + delta
+      touchCounts[notificationID] = count > 0 ? count : nil
+    }
+  }
+
+  /// Whether a change touches one of the notifications `ids`.
+  ///
+  /// - Complexity: O(*k*) for *k* ids.
+  public func touchAny(of ids: some Sequence<String>) -> Bool {
+    ids.contains { touchCounts[$0] != nil }
   }
 
   private mutating func compact() {
