@@ -10,19 +10,33 @@ struct HighlightsAndNoticesTests {
 
   @Test func aLocalNoticeIsSilentReadLocalAndStampedFromDependencies() async {
     let store = makeStore()
+    var notice = NotificationData(
+      id: "local-00000000-0000-0000-0000-000000000000", type: .system, title: "Message sent",
+      message: "To Ada", timestamp: Fixtures.now, isRead: true, priority: .silent,
+      isLocal: true)
+    // Kept on the device only: saved with the pushes, so a relaunch keeps it.
     await store.send(.recordLocalNotice(title: "Message sent", message: " To Ada\n")) {
-      $0.notifications.insert(
-        NotificationData(
-          id: "local-00000000-0000-0000-0000-000000000000", type: .system, title: "Message sent",
-          message: "To Ada", timestamp: Fixtures.now, isRead: true, priority: .silent,
-          isLocal: true),
-        at: 0)
+      $0.notifications.insert(notice, at: 0)
+      $0.localNoticeIDs = [notice.id]
+      $0.pushesBeingSaved = NotificationsFeature.SavedPushes(notices: [notice])
     }
+    await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
     // Changing a local notice never calls the backend (the client is unimplemented here).
-    await store.send(.markAsUnread("local-00000000-0000-0000-0000-000000000000")) {
-      $0.notifications[id: "local-00000000-0000-0000-0000-000000000000"]?.isRead = false
+    notice.isRead = false
+    await store.send(.markAsUnread(notice.id)) {
+      $0.notifications[id: notice.id]?.isRead = false
+      $0.pushesBeingSaved = NotificationsFeature.SavedPushes(notices: [notice])
     }
     await store.receive(.delegate(.unreadCountChanged(3)))
+    await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+    // Deleting it forgets it.
+    await store.send(.delete(notice.id)) {
+      $0.notifications.remove(id: notice.id)
+      $0.localNoticeIDs = []
+      $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
   }
 
   @Test func entitiesWithUnreadNotificationsAreHighlighted() {

@@ -62,6 +62,41 @@ struct SavedPushesTests {
     #expect(relaunched.state.notifications.ids == ["n1", "p1", "n2", "n3"])
   }
 
+  /// A local notice is kept on the device only: saved with the pushes, so it is still listed
+  /// after a relaunch (and a refresh), until the person deletes it. Before, it lived in memory,
+  /// and the CLI wrote it into the inbox itself.
+  @Test func aLocalNoticeIsStillListedAfterARelaunchUntilItIsDeleted() async {
+    let settings = SettingsClient.inMemory()
+    let backend = InMemoryNotificationBackend(seed: Fixtures.feed)
+    let first = await launch(settings, backend)
+    await first.send(.recordLocalNotice(title: "Message sent", message: "To Ada")).finish()
+    let notice = NotificationData(
+      id: "local-00000000-0000-0000-0000-000000000000", type: .system, title: "Message sent",
+      message: "To Ada", timestamp: Fixtures.now, isRead: true, priority: .silent, isLocal: true)
+    #expect(first.state.notifications.elements == [notice] + Fixtures.feed)
+
+    let relaunched = await launch(settings, backend)
+    #expect(relaunched.state.notifications.elements == [notice] + Fixtures.feed)
+    await relaunched.send(.refreshRequested).finish()
+    #expect(relaunched.state.notifications.elements == [notice] + Fixtures.feed)
+    await relaunched.send(.delete(notice.id)).finish()
+
+    let third = await launch(settings, backend)
+    #expect(third.state.notifications.elements == Fixtures.feed)
+    #expect(backend.notifications == Fixtures.feed)
+  }
+
+  /// What an older version saved (no notices) still restores its pushes.
+  @Test func savedPushesWithoutNoticesStillDecode() throws {
+    let push = Fixtures.notification("p1")
+    var old = try JSONSerialization.jsonObject(
+      with: JSONEncoder().encode(saved(push, deleted: ["p0"]))) as? [String: Any] ?? [:]
+    old["notices"] = nil
+    let data = try JSONSerialization.data(withJSONObject: old)
+    let decoded = try JSONDecoder().decode(NotificationsFeature.SavedPushes.self, from: data)
+    #expect(decoded == saved(push, deleted: ["p0"]))
+  }
+
   @Test func aPushReadBeforeARelaunchIsStillReadAfterIt() async {
     let settings = SettingsClient.inMemory()
     let backend = InMemoryNotificationBackend(seed: Fixtures.feed)

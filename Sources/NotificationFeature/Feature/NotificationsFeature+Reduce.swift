@@ -148,7 +148,10 @@ extension NotificationsFeature {
         return perform(.deleteNotLoaded(id: id), sending: .delete(id), in: &state)
       }
       let notification = state.notifications.remove(at: index)
-      if notification.isLocal { return .none }
+      if notification.isLocal {
+        state.localNoticeIDs.remove(id)
+        return .none
+      }
       // A push the feed has not listed is deleted here; the backend, once its feed lists it.
       if state.unlistedPushIDs.contains(id) {
         deleteUnlistedPush(id, in: &state)
@@ -197,6 +200,7 @@ extension NotificationsFeature {
         message: PushPayloadParser.clean(message, limit: 1_000), timestamp: date.now,
         isRead: true, priority: .silent, isLocal: true)
       upsert(notice, into: &state)
+      state.localNoticeIDs.insert(notice.id)
       return .none
 
     case .markTargetRead(let entity):

@@ -6,6 +6,8 @@ import Loom
 /// across refreshes, until they delete it or the feed lists it.
 ///
 /// What is saved (``NotificationsFeature/SavedPushes``), and when:
+/// - the local notices in the list (newest first, at most
+///   ``NotificationsFeature/maximumSavedNotices``): they live on the device only;
 /// - the pushes in the list that the feed has not listed (``State/unlistedPushIDs``), with the
 ///   read state the person gave them, newest first, at most
 ///   ``NotificationsFeature/maximumSavedPushes`` (the oldest are left out: after a relaunch
@@ -32,15 +34,31 @@ extension NotificationsFeature {
     public var pushes: [NotificationData]
     /// Pushes the person deleted before the backend's feed listed them, oldest first.
     public var deletedIDs: [String]
+    /// The local notices in the list (``NotificationData/isLocal``), newest first: kept on the
+    /// device only, listed until the person deletes them.
+    public var notices: [NotificationData]
 
-    public init(pushes: [NotificationData] = [], deletedIDs: [String] = []) {
+    public init(
+      pushes: [NotificationData] = [], deletedIDs: [String] = [], notices: [NotificationData] = []
+    ) {
       self.pushes = pushes
       self.deletedIDs = deletedIDs
+      self.notices = notices
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      pushes = try container.decode([NotificationData].self, forKey: .pushes)
+      deletedIDs = try container.decode([String].self, forKey: .deletedIDs)
+      // An older version saved no notices.
+      notices = try container.decodeIfPresent([NotificationData].self, forKey: .notices) ?? []
     }
   }
 
   /// How many of the pushes the feed has not listed are saved: the newest ones.
   public static let maximumSavedPushes = 100
+  /// How many local notices are saved: the newest ones.
+  public static let maximumSavedNotices = 100
   /// How many ids of pushes deleted before the feed listed them are remembered: the latest.
   public static let maximumSavedDeletedPushes = 100
 
@@ -55,12 +73,16 @@ extension NotificationsFeature {
 
   /// The value saved under ``SettingsKey/pushes`` for `state`.
   ///
-  /// - Complexity: O(*u* log *u*) for *u* pushes the feed has not listed.
+  /// - Complexity: O(*u* log *u*) for *u* pushes the feed has not listed and local notices.
   static func savedPushes(_ state: State) -> SavedPushes {
     let pushes = state.unlistedPushIDs.compactMap { state.notifications[id: $0] }
       .sorted(by: NotificationData.isOrderedBefore)
       .prefix(maximumSavedPushes)
-    return SavedPushes(pushes: Array(pushes), deletedIDs: state.deletedPushIDs)
+    let notices = state.localNoticeIDs.compactMap { state.notifications[id: $0] }
+      .sorted(by: NotificationData.isOrderedBefore)
+      .prefix(maximumSavedNotices)
+    return SavedPushes(
+      pushes: Array(pushes), deletedIDs: state.deletedPushIDs, notices: Array(notices))
   }
 
   /// Deletes a push the feed has not listed: here only, remembered so that neither a
@@ -101,6 +123,10 @@ extension NotificationsFeature {
   /// feed lists it unread), and a push whose deletion is pending, queued or remembered is not
   /// listed. A deleted push the feed lists already is taken out and deleted on the backend.
   func restore(_ saved: SavedPushes, in state: inout State, owed: inout OwedToBackend) {
+    for notice in saved.notices where notice.isLocal && !state.notifications.contains(id: notice.id) {
+      upsert(notice, into: &state)
+      state.localNoticeIDs.insert(notice.id)
+    }
     for id in saved.deletedIDs where !state.deletedPushIDs.contains(id) {
       if let listed = state.notifications[id: id] {
         let index = state.notifications.index(id: id) ?? 0

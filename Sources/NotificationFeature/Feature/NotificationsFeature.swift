@@ -72,6 +72,10 @@ public struct NotificationsFeature: Reducer {
     /// ``NotificationsFeature/maximumSavedPushes``); see
     /// `NotificationsFeature+SavedPushes.swift`.
     public var unlistedPushIDs: Set<String> = []
+    /// The ids of the local notices recorded or restored (``NotificationData/isLocal``), listed
+    /// or not: the listed ones are saved with the pushes, so a relaunch keeps them (the newest
+    /// ``NotificationsFeature/maximumSavedNotices``). Deleting a notice takes its id out.
+    public var localNoticeIDs: Set<String> = []
     /// The pushes the person deleted before the backend's feed listed them, oldest first, at
     /// most ``NotificationsFeature/maximumSavedDeletedPushes``, saved: neither a duplicate
     /// delivery nor the feed lists one again, and the backend deletes it once its feed lists

@@ -261,8 +261,7 @@ extension Lifetime {
       // listed it is sent once the feature sees it listed): forgotten with the launch.
       model.forgetClaims(about: Set(model.readClaims.keys.filter { $0.hasPrefix("push") }))
     }
-    // Local notices live in memory only.
-    model.notices = []
+    // Local notices are saved with the pushes: they are still listed.
     store = makeStore()
     store.send(.onAppear)
     await settle()

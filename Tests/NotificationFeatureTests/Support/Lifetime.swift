@@ -11,6 +11,9 @@ import Testing
 final class Lifetime {
   typealias Feature = NotificationsFeature
 
+  /// One generator over every launch: a local notice saved by one launch keeps its id, and the
+  /// next launch's notices get new ones.
+  let uuids = UUIDGenerator.incrementing
   let seed: UInt64
   let tracing: Bool
   var random: SeededRandomNumberGenerator
@@ -69,19 +72,19 @@ final class Lifetime {
     self.network = network
     store = Self.makeStore(
       network: network, settings: settings, clock: clock, start: start, seed: seed,
-      reportedErrors: reportedErrors, actions: actions)
+      uuids: uuids, reportedErrors: reportedErrors, actions: actions)
   }
 
   /// A store as a launch makes it: empty, with the shared settings and backend.
   func makeStore() -> Store<Feature.State, Feature.Action> {
     Self.makeStore(
       network: network, settings: settings, clock: clock, start: start, seed: seed,
-      reportedErrors: reportedErrors, actions: actions)
+      uuids: uuids, reportedErrors: reportedErrors, actions: actions)
   }
 
   static func makeStore(
     network: LifetimeNetwork, settings: SettingsClient, clock: TestClock, start: Date,
-    seed: UInt64, reportedErrors: LockedState<Int>, actions: LockedState<[String]>
+    seed: UInt64, uuids: UUIDGenerator, reportedErrors: LockedState<Int>, actions: LockedState<[String]>
   ) -> Store<Feature.State, Feature.Action> {
     Store(initialState: Feature.State()) {
       Feature()
@@ -99,7 +102,7 @@ final class Lifetime {
       $0.settingsClient = settings
       $0.pushClient = .unavailable
       $0.continuousClock = clock
-      $0.uuid = .incrementing
+      $0.uuid = uuids
       $0.date = .constant(start)
       $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: seed))
     }
