@@ -1,40 +1,35 @@
-// The snippets of Docs/EmbeddingInAnAppShell.md. The routing snippet is in
-// NotificationFeature.swift, inside `AppFeature`.
+// The snippets of Docs/EmbeddingInAnAppShell.md. The shell's manifest and `main.swift` are in
+// GuidePackageFiles.swift; GuidePackageTests builds and runs the guide's package.
 
+// snippet: shell-feature
 import Foundation
 import Loom
 import NotificationClients
 import NotificationFeature
+// snippet: hide
 import Testing
 
 #if canImport(SwiftUI)
   import SwiftUI
 #endif
+// snippet: show
 
-/// Marks notification `id` read in `inbox`, the way the `notifications` CLI does.
+/// Marks notification `id` read in `inbox` and returns the lines to print: the feed, or the
+/// error the feature reports.
 @MainActor
-func markAsRead(_ id: String, in inbox: LocalInbox) async -> (output: [String], errors: [String]) {
-  var output: [String] = []
-  var errors: [String] = []
-  func fail(_ message: String) { errors.append(message) }
-  func render(_ notifications: some Collection<NotificationData>) -> String {
-    notifications.map { "\($0.isRead ? " " : "•") \($0.title)" }.joined(separator: "\n")
-  }
-  func print(_ text: String) { output.append(text) }
-  // snippet: command-line-shell
-  let store = Store(initialState: AppFeature.State()) {
-    AppFeature()
+func markAsRead(_ id: String, in inbox: LocalInbox) async -> [String] {
+  let store = Store(initialState: NotificationsFeature.State()) {
+    NotificationsFeature()
   } withDependencies: {
     $0.notificationClient = inbox.notificationClient
     $0.settingsClient = inbox.settingsClient
   }
-  await store.send(.notifications(.refreshRequested)).finish()
-  await store.send(.notifications(.markAsRead(id))).finish()
-  if let error = store.state.notifications.error { fail(error.message) }
-  print(render(store.state.notifications.filteredNotifications))
-  // snippet: end
-  return (output, errors)
+  await store.send(.refreshRequested).finish()
+  await store.send(.markAsRead(id)).finish()
+  if let error = store.state.error { return ["error: \(error.message)"] }
+  return store.state.filteredNotifications.map { "\($0.isRead ? " " : "•") \($0.title)" }
 }
+// snippet: end
 
 @MainActor
 @Test func theCommandLineShellMarksANotificationRead() async throws {
@@ -44,12 +39,8 @@ func markAsRead(_ id: String, in inbox: LocalInbox) async -> (output: [String], 
   let inbox = LocalInbox(url: folder.appendingPathComponent("inbox.json"))
   try inbox.insert(feed)
 
-  let marked = await markAsRead("n1", in: inbox)
-  #expect(marked.errors == [])
-  #expect(marked.output == ["  Ping from Ada\n• Battery low"])
-
-  let missing = await markAsRead("nope", in: inbox)
-  #expect(missing.errors == [UserFacingError.notFound.message])
+  #expect(await markAsRead("n1", in: inbox) == ["  Ping from Ada", "• Battery low"])
+  #expect(await markAsRead("nope", in: inbox) == ["error: \(UserFacingError.notFound.message)"])
 }
 
 // snippet: swiftui-shell

@@ -55,31 +55,11 @@ extension DependencyValues {
 }
 // snippet: end
 
-@MainActor
-@Test func theCounterRunsInAStoreWithItsLiveFact() async {
-  // snippet: run-it
-  let store = Store(initialState: CounterFeature.State()) { CounterFeature() }
-  store.send(.incrementTapped)
-  await store.send(.factTapped).finish()
-  print(store.state.fact ?? "")   // "1 is a number."
-  // snippet: end
-  #expect(store.state.fact == "1 is a number.")
-}
+// The guide's `main.swift` and its test are whole files of the reader's package, in
+// GuidePackageFiles.swift; GuidePackageTests builds, runs and tests that package.
 
-// snippet: test-it
 import LoomTesting
 import Testing
-
-@MainActor
-@Test func factIsLoadedForTheCount() async {
-  let store = TestStore(initialState: CounterFeature.State()) { CounterFeature() } withDependencies: {
-    $0.numberFact.fetch = { "\($0) is odd." }
-  }
-  await store.send(.incrementTapped) { $0.count = 1 }
-  await store.send(.factTapped)
-  await store.receive(.factLoaded("1 is odd.")) { $0.fact = "1 is odd." }
-}
-// snippet: end
 
 @MainActor
 @Test func aFailingFactFallsBackToTheApology() async {

@@ -137,6 +137,21 @@ struct GuideParsingTests {
     #expect(try Guide(path: "G.md", text: updated.text).blocks == updated.blocks)
   }
 
+  /// Blocks after one that grows are found where they now are: the guide is not garbled.
+  @Test func replacingEveryBlockKeepsEachInPlace() throws {
+    let guide = try Guide(
+      path: "G.md",
+      text: "<!-- snippet: X.swift#a -->\n```swift\n```\nText.\n<!-- snippet: X.swift#b -->\n```swift\n```")
+    let updated = guide.replacing { block in
+      guard case .snippet(_, let name) = block.source else { return nil }
+      return [name + "1", name + "2"]
+    }
+    #expect(
+      updated.text
+        == "<!-- snippet: X.swift#a -->\n```swift\na1\na2\n```\nText.\n<!-- snippet: X.swift#b -->\n```swift\nb1\nb2\n```")
+    #expect(try Guide(path: "G.md", text: updated.text).blocks == updated.blocks)
+  }
+
   @Test func aDriftIsReportedAsALineDiff() {
     #expect(
       Documentation.lineDiff(shown: ["a", "b", "c"], compiled: ["a", "B", "c"])

@@ -16,8 +16,8 @@ extension JSONValue {
   /// ```
   ///
   /// - Throws: ``PushParseError/invalidField(_:reason:)`` naming the path of the first value
-  ///   that is not JSON (a `Date`, `Data`, a non-finite number, a non-string key) or that is
-  ///   nested too deeply.
+  ///   that is not JSON (a `Date`, `Data`, a non-finite number, a non-string key);
+  ///   ``PushParseError/nestedTooDeep(limit:)`` for a value nested too deeply.
   /// - Complexity: O(*n*) in the number of values.
   package init(any value: Any) throws(PushParseError) {
     self = try Self.convert(value, path: "", depth: 0)
@@ -26,10 +26,8 @@ extension JSONValue {
   private static func convert(_ value: Any, path: String, depth: Int) throws(PushParseError)
     -> JSONValue
   {
+    guard depth <= maximumDepth else { throw .nestedTooDeep(limit: maximumDepth) }
     let shownPath = path.isEmpty ? "payload" : path
-    guard depth <= maximumDepth else {
-      throw .invalidField(shownPath, reason: "it is nested more than \(maximumDepth) levels deep")
-    }
     if let string = value as? String { return .string(string) }
     if type(of: value) == Bool.self, let bool = value as? Bool { return .bool(bool) }
     if let number = value as? NSNumber { return try convert(number, path: shownPath) }

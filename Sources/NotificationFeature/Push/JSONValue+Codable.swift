@@ -4,13 +4,11 @@ extension JSONValue: Codable {
   /// Decodes any JSON value, trying `Bool` before numbers so `true` never becomes `1`, and an
   /// exact `Int64` before `Double` so large whole numbers keep their digits.
   ///
-  /// - Throws: ``PushParseError/invalidField(_:reason:)`` when nested deeper than
+  /// - Throws: ``PushParseError/nestedTooDeep(limit:)`` when nested deeper than
   ///   ``maximumDepth``; decoding errors for anything that is not JSON.
   package init(from decoder: any Decoder) throws {
     guard decoder.codingPath.count <= Self.maximumDepth else {
-      throw PushParseError.invalidField(
-        Self.path(decoder.codingPath),
-        reason: "it is nested more than \(Self.maximumDepth) levels deep")
+      throw PushParseError.nestedTooDeep(limit: Self.maximumDepth)
     }
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
@@ -57,10 +55,13 @@ extension JSONValue: Codable {
   /// let root = try JSONValue.decode(data)
   /// ```
   ///
-  /// - Throws: ``PushParseError/notJSON`` for bytes that are not JSON (including text that is
-  ///   not UTF-8); ``PushParseError/invalidField(_:reason:)`` for nesting that is too deep.
+  /// - Throws: ``PushParseError/nestedTooDeep(limit:)`` for bytes that nest deeper than
+  ///   ``maximumDepth``, whether or not they are valid JSON (checked first);
+  ///   ``PushParseError/notJSON`` for other bytes that are not JSON (including text that is not
+  ///   UTF-8).
   /// - Complexity: O(*n*) in the size of `data`.
   package static func decode(_ data: Data) throws(PushParseError) -> JSONValue {
+    guard !nestsTooDeep(data) else { throw .nestedTooDeep(limit: maximumDepth) }
     do {
       return try JSONDecoder().decode(JSONValue.self, from: data)
     } catch let error as PushParseError {
@@ -76,18 +77,5 @@ extension JSONValue: Codable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.withoutEscapingSlashes]
     return try? encoder.encode(self).count
-  }
-
-  /// A readable path such as `data.items[2].name`.
-  static func path(_ codingPath: [any CodingKey]) -> String {
-    var path = ""
-    for key in codingPath {
-      if let index = key.intValue {
-        path += "[\(index)]"
-      } else {
-        path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
-      }
-    }
-    return path.isEmpty ? "payload" : path
   }
 }

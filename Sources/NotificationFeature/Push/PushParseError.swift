@@ -9,6 +9,10 @@ public enum PushParseError: Error, Sendable, Hashable, CustomStringConvertible {
   case tooLarge(byteCount: Int, limit: Int)
   /// The bytes are not JSON (or not UTF-8).
   case notJSON
+  /// The JSON nests values more than `limit` levels deep (the root being level 0). Real push
+  /// payloads nest two or three levels; the limit keeps a hostile payload from exhausting the
+  /// stack. Reported for any payload that deep, valid JSON or not.
+  case nestedTooDeep(limit: Int)
   /// The JSON is an array, a string or another value instead of an object.
   case notAnObject
   /// A required field is missing, `null` or empty.
@@ -27,6 +31,8 @@ public enum PushParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case .tooLarge(let byteCount, let limit):
       "The push payload is \(byteCount) bytes; the limit is \(limit)."
     case .notJSON: "The push payload is not valid JSON."
+    case .nestedTooDeep(let limit):
+      "The push payload is nested too deep: more than \(limit) levels."
     case .notAnObject: "The push payload is not a JSON object."
     case .missingField(let field): "The push payload has no \"\(field)\"."
     case .invalidField(let field, let reason):

@@ -9,7 +9,9 @@ extension PushPayloadParser {
   /// How far past the receive time a timestamp may lie before it is taken for a wrong clock.
   static let allowedClockSkew: TimeInterval = 24 * 60 * 60
 
-  /// The notification's time (see ``parse(_:receivedAt:)`` for the rules).
+  /// The notification's time (see ``parse(_:receivedAt:)`` for the rules). Zero counts as
+  /// missing: it is the default of an unset number field (protobuf, a database column), and no
+  /// notification was sent at the first second of 1970; an ISO-8601 1970 date is kept.
   static func parseTimestamp(_ value: JSONValue?, receivedAt: Date) throws(PushParseError)
     -> Date
   {
@@ -18,12 +20,14 @@ extension PushPayloadParser {
     case nil, .null?:
       return receivedAt
     case .number(let number, _)?:
+      if number == 0 { return receivedAt }
       date = try dateFromNumber(number)
     case .string(let text)?:
       let trimmed = text.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty {
         return receivedAt
       } else if let number = decimalNumber(trimmed) {
+        if number == 0 { return receivedAt }
         date = try dateFromNumber(number)
       } else if let parsed = ISO8601.date(from: trimmed) {
         guard parsed.timeIntervalSince1970 >= 0 else {

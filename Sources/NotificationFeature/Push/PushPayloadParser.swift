@@ -21,6 +21,9 @@ import Foundation
 ///
 /// The rules, field by field:
 /// - Size: payloads over ``maximumSize`` bytes are ``PushParseError/tooLarge(byteCount:limit:)``.
+/// - Nesting: a value more than 64 levels deep (the root object being level 0) is
+///   ``PushParseError/nestedTooDeep(limit:)``, checked before the JSON is read, so a payload
+///   deeper than Foundation's JSON reader accepts is not mistaken for ``PushParseError/notJSON``.
 /// - `id` (or `notificationId`): required. A string is trimmed; a whole number (`42`) becomes
 ///   its digits. At most 128 characters of `[A-Za-z0-9_:.-]`. Missing, `null` or blank:
 ///   `missingField("id")`; anything else unusable: `invalidField("id", …)`.
@@ -34,9 +37,10 @@ import Foundation
 ///   no emoji is split. Numbers are read as text; a boolean, array or object is an error.
 /// - `timestamp`: ISO-8601 with or without fractional seconds and with any offset (`Z`,
 ///   `+02:00`), or a number (or a numeric string) of seconds (below 10^11), milliseconds
-///   (below 10^14) or microseconds since 1970. Missing, `null` or blank: `receivedAt`. Present
-///   but unreadable or before 1970: `invalidField("timestamp", …)`. More than 24 hours after
-///   `receivedAt` (a sender with a wrong clock): `receivedAt`.
+///   (below 10^14) or microseconds since 1970. Missing, `null`, blank or the number zero (`0`,
+///   `"0"`: what a sender with an unset timestamp field sends, never a real date): `receivedAt`.
+///   Present but unreadable or before 1970: `invalidField("timestamp", …)`. More than 24 hours
+///   after `receivedAt` (a sender with a wrong clock): `receivedAt`.
 /// - `isRead`: `true`/`false`, `1`/`0`, or those (and `yes`/`no`) as strings in any case;
 ///   missing is `false`, anything else an error.
 /// - Target: an explicit `target` object (``NotificationTarget``'s shape, or that JSON in a
@@ -93,9 +97,9 @@ public enum PushPayloadParser {
   /// ```
   ///
   /// The dictionary is walked, never force-cast: a value that is not JSON (a `Date`, `Data`, a
-  /// non-finite number, a non-string key, nesting deeper than 64 levels) is an
-  /// ``PushParseError/invalidField(_:reason:)`` naming its path. Its size is that of its
-  /// compact JSON encoding.
+  /// non-finite number, a non-string key) is an ``PushParseError/invalidField(_:reason:)``
+  /// naming its path, and nesting deeper than 64 levels is
+  /// ``PushParseError/nestedTooDeep(limit:)``. Its size is that of its compact JSON encoding.
   ///
   /// - Parameters:
   ///   - userInfo: The payload as Apple delivers it.

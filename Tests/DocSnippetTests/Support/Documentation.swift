@@ -51,42 +51,38 @@ enum Documentation {
       return parsed
     }
     for path in try guidePaths() {
-      var guide: Guide
+      let guide: Guide
       do {
         guide = try Guide(path: path, text: read(path))
       } catch {
         problems.append("\(error)")
         continue
       }
-      var changed = false
-      for block in guide.blocks {
-        guard case .snippet(let file, let name) = block.source else { continue }
+      let updated = guide.replacing { block -> [String]? in
+        guard case .snippet(let file, let name) = block.source else { return nil }
         let location = "\(path):\(block.firstLine)"
         let available: [String: Snippet]
         do {
           available = try snippets(in: file)
         } catch let error as SnippetError {
           problems.append(error.description)
-          continue
+          return nil
         } catch {
           problems.append("\(location): cannot read \(file): \(error)")
-          continue
+          return nil
         }
         guard let snippet = available[name] else {
           problems.append("\(location): \(file) has no snippet named `\(name)`")
-          continue
+          return nil
         }
-        guard snippet.lines != block.lines else { continue }
-        if update {
-          guide = guide.replacing(block, with: snippet.lines)
-          changed = true
-        } else {
-          problems.append(
-            "\(location): the block differs from \(file)#\(name)\n"
-              + lineDiff(shown: block.lines, compiled: snippet.lines))
-        }
+        guard snippet.lines != block.lines else { return nil }
+        if update { return snippet.lines }
+        problems.append(
+          "\(location): the block differs from \(file)#\(name)\n"
+            + lineDiff(shown: block.lines, compiled: snippet.lines))
+        return nil
       }
-      if changed { try write(guide.text, to: path) }
+      if update, updated.text != guide.text { try write(updated.text, to: path) }
     }
     return problems
   }

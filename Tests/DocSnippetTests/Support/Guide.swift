@@ -101,5 +101,18 @@ struct Guide {
     return copy
   }
 
+  /// The guide with each block for which `replacement` returns lines showing those instead.
+  func replacing(_ replacement: (Block) throws -> [String]?) rethrows -> Guide {
+    var copy = self
+    // The copy's blocks, not `blocks`: a replaced block moves every block after it.
+    for index in blocks.indices {
+      let block = copy.blocks[index]
+      if let lines = try replacement(block), lines != block.lines {
+        copy = copy.replacing(block, with: lines)
+      }
+    }
+    return copy
+  }
+
   var text: String { lines.joined(separator: "\n") }
 }

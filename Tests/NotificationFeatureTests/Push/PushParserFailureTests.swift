@@ -156,17 +156,44 @@ struct PushParserFailureTests {
     #expect(PushSample.error(#"{"id":"a","type":false}"#) == .invalidField("type", reason: reason))
   }
 
-  @Test func nestingDeeperThan64LevelsIsInvalid() {
+  @Test func nestingDeeperThan64LevelsIsNestedTooDeep() {
     let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
-    let error = PushSample.error(#"{"id":"a","extra":\#(deep)}"#)
-    guard case .invalidField(let field, let reason)? = error else {
-      Issue.record("Expected invalidField, got \(String(describing: error))")
-      return
-    }
-    #expect(field.hasPrefix("extra[0][0]"))
-    #expect(reason == "it is nested more than 64 levels deep")
+    #expect(PushSample.error(#"{"id":"a","extra":\#(deep)}"#) == .nestedTooDeep(limit: 64))
     let shallow = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
     #expect(PushSample.error(#"{"id":"a","extra":\#(shallow)}"#) == nil)
+  }
+
+  /// The limit counts values, the root object being level 0: an empty array may sit at level
+  /// 64, a value inside it (level 65) may not, whether it is a number, a string or an object.
+  @Test func theNestingLimitIsExact() {
+    func payload(arrays: Int, inner: String) -> String {
+      #"{"id":"a","x":"# + String(repeating: "[", count: arrays) + inner
+        + String(repeating: "]", count: arrays) + "}"
+    }
+    #expect(PushSample.error(payload(arrays: 64, inner: "")) == nil)
+    #expect(PushSample.error(payload(arrays: 63, inner: "1")) == nil)
+    #expect(PushSample.error(payload(arrays: 63, inner: #""\"[{""#)) == nil)  // brackets in text
+    for inner in ["1", #""s""#, "{}", "[]", "null", "true"] {
+      #expect(
+        PushSample.error(payload(arrays: 64, inner: inner)) == .nestedTooDeep(limit: 64),
+        "\(inner)")
+    }
+  }
+
+  /// Foundation's own JSON reader gives up beyond 512 levels; such a payload is still valid
+  /// JSON, so it is reported as nested too deep, not as "not JSON".
+  @Test func aThousandLevelArrayIsNestedTooDeepNotNotJSON() {
+    let deep = String(repeating: "[", count: 1_000) + String(repeating: "]", count: 1_000)
+    #expect(PushSample.error(deep) == .nestedTooDeep(limit: 64))
+    #expect(PushSample.error(#"{"id":"a","x":\#(deep)}"#) == .nestedTooDeep(limit: 64))
+    let objects = String(repeating: #"{"k":"#, count: 600) + "1"  // 3,600 bytes: under 4 KB
+      + String(repeating: "}", count: 600)
+    #expect(PushSample.error(objects) == .nestedTooDeep(limit: 64))
+  }
+
+  @Test func aShallowPayloadThatIsNotJSONIsStillNotJSON() {
+    #expect(PushSample.error(#"{"id":"a","x":[[["#) == .notJSON)
+    #expect(PushSample.error(#"{"id":"a","x":"\\"]]]]"#) == .notJSON)
   }
 
   @Test func userInfoValuesThatAreNotJSONAreInvalidAndNamed() {
@@ -190,12 +217,8 @@ struct PushParserFailureTests {
   @Test func aCyclicOrVeryDeepUserInfoIsInvalidNotACrash() {
     var nested: Any = "leaf"
     for _ in 0..<1_000 { nested = ["x": nested] }
-    let error = PushSample.error(userInfo: ["id": "a", "deep": nested])
-    guard case .invalidField(_, let reason)? = error else {
-      Issue.record("Expected invalidField, got \(String(describing: error))")
-      return
-    }
-    #expect(reason == "it is nested more than 64 levels deep")
+    #expect(
+      PushSample.error(userInfo: ["id": "a", "deep": nested]) == .nestedTooDeep(limit: 64))
   }
 
   @Test func eachErrorDescriptionNamesItsField() {
@@ -204,6 +227,9 @@ struct PushParserFailureTests {
         == "The push payload is 5000 bytes; the limit is 4096.")
     #expect(PushParseError.notJSON.description == "The push payload is not valid JSON.")
     #expect(PushParseError.notAnObject.description == "The push payload is not a JSON object.")
+    #expect(
+      PushParseError.nestedTooDeep(limit: 64).description
+        == "The push payload is nested too deep: more than 64 levels.")
     #expect(PushParseError.missingField("id").description == #"The push payload has no "id"."#)
     #expect(
       PushParseError.invalidField("isRead", reason: "it is not a boolean").description

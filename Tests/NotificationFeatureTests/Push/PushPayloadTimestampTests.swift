@@ -44,8 +44,21 @@ struct PushPayloadTimestampTests {
     #expect(try timestamp(#""1.699999e9""#) == date(1_699_999_000))
   }
 
-  @Test func zeroIsTheEpoch() throws {
-    #expect(try timestamp("0") == date(0))
+  /// Zero is what a sender with an unset timestamp field sends (a protobuf or database default),
+  /// never a real 1970 notification: it is treated as missing.
+  @Test func zeroIsMissingSoItIsTheReceiveTime() throws {
+    #expect(try timestamp("0") == PushSample.receivedAt)
+    #expect(try timestamp("0.0") == PushSample.receivedAt)
+    #expect(try timestamp("-0") == PushSample.receivedAt)
+    #expect(try timestamp(#""0""#) == PushSample.receivedAt)
+    #expect(try timestamp(#"" 0.0 ""#) == PushSample.receivedAt)
+    #expect(try PushSample.parse(#"{"data":{"id":"a","timestamp":"0"}}"#).timestamp
+      == PushSample.receivedAt)
+  }
+
+  @Test func theSmallestNonZeroNumberIsStillADate() throws {
+    #expect(try timestamp("1") == date(1))
+    #expect(try timestamp(#""1970-01-01T00:00:00Z""#) == date(0))  // spelled out: a real date
   }
 
   @Test func aMissingNullOrBlankTimestampIsTheReceiveTime() throws {
