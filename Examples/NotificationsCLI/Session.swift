@@ -9,12 +9,26 @@ import NotificationFeature
 final class Session {
   let store: Store<AppFeature.State, AppFeature.Action>
   let inbox: LocalInbox
+  /// The server the session works on, if any, for errors that name it.
+  let server: Server?
 
+  /// A notifications server: its address and the token given for it.
+  struct Server {
+    var url: URL
+    var token: String?
+  }
+
+  /// The commands that work on a server as well as on the local inbox.
+  static let serverCommands = ["list", "show", "read", "unread", "delete", "clear", "tap", "open"]
+
+  /// `trace` prints every action and the state change it caused to `output`: standard error
+  /// unless told otherwise, so that what a command prints (JSON, say) stays as it is.
   init(
-    inbox: LocalInbox, client: NotificationClient? = nil, trace: Bool,
-    output: @escaping (String) -> Void = { print($0) }
+    inbox: LocalInbox, client: NotificationClient? = nil, server: Server? = nil, trace: Bool,
+    output: @escaping (String) -> Void = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
   ) {
     self.inbox = inbox
+    self.server = server
     let notificationClient = client ?? inbox.notificationClient
     let settingsClient = inbox.settingsClient
     store = Store(initialState: AppFeature.State()) {
@@ -71,6 +85,25 @@ final class Session {
   func failIfError(id: String? = nil) throws(CLIError) {
     guard let error = feature.error else { return }
     if let id, error == .notFound { throw .failed("No notification with id \(id).") }
-    throw .failed(error.message)
+    throw .failed(describe(error))
+  }
+
+  /// What went wrong, for a person at a terminal: the app's sentences ("Your session has
+  /// expired") are about an app's session; here they name the server and the option to fix.
+  func describe(_ error: UserFacingError) -> String {
+    guard let server else { return error.message }
+    let address = server.url.absoluteString
+    switch error {
+    case .unauthorized where server.token == nil:
+      return "The server at \(address) needs a token: pass it with --token."
+    case .unauthorized:
+      return "The server at \(address) refused the token: check the --token value."
+    case .network:
+      return "Cannot reach the server at \(address): check that it is running and that the --server URL is right."
+    case .notFound:
+      return "The server at \(address) does not serve the notifications API (404): check the --server URL."
+    default:
+      return error.message
+    }
   }
 }
