@@ -86,11 +86,24 @@ func main() async -> Int32 {
       } catch {
         throw CLIError.failed("\(error)")
       }
-      client = cache.caching(.live(baseURL: server.url, token: server.token))
+      var live = NotificationClient.live(baseURL: server.url, token: server.token)
+      if arguments.command != "watch" {
+        // Only watch follows the live stream; another command would open it at launch and
+        // close it right after the first page, for nothing.
+        live.updates = { _ in
+          let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+          continuation.onTermination = { _ in _ = continuation }
+          return stream
+        }
+      }
+      client = cache.caching(live)
       sessionInbox = cache
     }
+    // Only watch follows the feature for as long as it runs; every other command ends when its
+    // work is done, leaving a retry after a backoff to the next command.
     let session = Session(
-      inbox: sessionInbox, client: client, server: server, trace: arguments.flags.contains("--trace"))
+      inbox: sessionInbox, client: client, server: server, trace: arguments.flags.contains("--trace"),
+      waitsOutBackoffs: arguments.command == "watch")
     switch arguments.command {
     case "run":
       let path = arguments.positional[0]
@@ -108,6 +121,10 @@ func main() async -> Int32 {
       return 0
     default:
       print(try await run(arguments, session: session, renderer: renderer))
+      if let note = session.unsentNote {
+        fflush(nil)
+        FileHandle.standardError.write(Data("\(note)\n".utf8))
+      }
       return 0
     }
   } catch let error as CLIError {

@@ -87,7 +87,7 @@ struct CLI {
 
   /// The JSON array `list --json` (with `arguments`) prints.
   func listed(_ arguments: String...) throws -> [[String: Any]] {
-    let output = try self(["list", "--json"] + arguments).output
+    let output = try self(["list", "--json"] + arguments, useInbox: !arguments.contains("--inbox")).output
     return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
   }
 }
@@ -505,6 +505,36 @@ struct CLITests {
     #expect(
       down.error
         == "error: Cannot reach the server at \(url): check that it is running and that the --server URL is right.\n")
+  }
+
+  @Test func aChangeTheServerCannotTakeNowIsSavedAndSentByTheNextCommand() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let serverInbox = cli.folder.appendingPathComponent("server.sqlite").path
+    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
+    let id = try #require(try cli.listed("--server", url, "--token", "t").first?["id"] as? String)
+    stop(server)
+    // Not a wait of minutes for the outbox's backoff, ending in "could not be sent": the
+    // change is saved for the next command, and a note on stderr says so.
+    let started = Date()
+    let offline = try cli("read", id, "--server", url, "--token", "t")
+    #expect(Date().timeIntervalSince(started) < 10)
+    #expect(offline.status == 0)
+    #expect(offline.output == "Marked \(id) read.\n")
+    #expect(
+      offline.error
+        == "note: Cannot reach the server at \(url): 1 change is saved, and the next command that reaches the server sends it.\n")
+    // The server again, on the same port (the cache and its outbox are the server's): the next
+    // command sends the change.
+    let port = try #require(URL(string: url)?.port)
+    let (again, _) = try startServer(["--inbox", serverInbox, "--token", "t", "--port", "\(port)"])
+    defer { stop(again) }
+    let online = try cli("list", "--server", url, "--token", "t")
+    #expect(online.status == 0)
+    #expect(online.error.isEmpty)
+    let onServer = try cli.listed("--inbox", serverInbox)
+    #expect(onServer.first { $0["id"] as? String == id }?["isRead"] as? Bool == true)
   }
 
   @Test func inboxErrorsSayWhatIsWrongInWords() throws {
