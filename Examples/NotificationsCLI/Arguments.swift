@@ -222,6 +222,9 @@ struct Option {
   static let json = Option(
     name: "--json", value: nil, help: "print JSON (stays valid JSON: diagnostics go to stderr)")
 
+  /// `--json`, as the overview of every command describes it.
+  static let jsonOverview = Option(name: "--json", value: nil, help: "machine-readable output (list, show)")
+
   /// The options every command on an inbox takes.
   static let global: [Option] = [inbox, server, token, recover, trace, help]
   /// The options that open the session: a script line or repl line cannot change them.
@@ -273,6 +276,16 @@ struct CommandSpec {
     lines += ["", takesGlobalOptions ? "GLOBAL OPTIONS" : "OPTIONS"]
       + Self.rows(takesGlobalOptions ? Option.global : [Option.help])
     return lines.joined(separator: "\n")
+  }
+
+  /// One or two lines for each command: its usage and what it does.
+  static func overview(_ specs: [CommandSpec]) -> String {
+    specs.map { spec in
+      let left = "  " + ([spec.name, spec.synopsis].filter { !$0.isEmpty }.joined(separator: " "))
+      return left.count > 24
+        ? left + "\n" + String(repeating: " ", count: 26) + spec.summary
+        : left.padding(toLength: 26, withPad: " ", startingAt: 0) + spec.summary
+    }.joined(separator: "\n")
   }
 
   static func rows(_ options: [Option]) -> [String] {
@@ -400,15 +413,10 @@ let usage = """
   USAGE: notifications <command> [options]
 
   COMMANDS
-  \(CommandSpec.all.map { spec -> String in
-      let left = "  " + ([spec.name, spec.synopsis].filter { !$0.isEmpty }.joined(separator: " "))
-      return left.count > 24
-        ? left + "\n" + String(repeating: " ", count: 26) + spec.summary
-        : left.padding(toLength: 26, withPad: " ", startingAt: 0) + spec.summary
-    }.joined(separator: "\n"))
+  \(CommandSpec.overview(CommandSpec.all))
 
   OPTIONS
-  \(CommandSpec.rows(Option.global + [Option(name: "--json", value: nil, help: "machine-readable output (list, show)")]).joined(separator: "\n"))
+  \(CommandSpec.rows(Option.global + [Option.jsonOverview]).joined(separator: "\n"))
 
   'notifications COMMAND --help' describes one command. With --server URL, list, show, read,
   unread, delete, clear, tap and open work on the server (its feed is cached beside the inbox).

@@ -141,8 +141,11 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     case "alert": entity = .alert(id)
     case "ping": entity = .ping(id)
     case let kind:
-      let suggestion = Arguments.closest(to: kind, in: ["contact", "alert", "ping"]).map { "; did you mean '\($0)'?" } ?? "."
-      throw .usage("Unknown kind '\(kind)'\(suggestion) The kinds are contact, alert and ping.", command: "open")
+      let suggestion =
+        Arguments.closest(to: kind, in: ["contact", "alert", "ping"]).map { "; did you mean '\($0)'?" }
+        ?? "."
+      throw .usage(
+        "Unknown kind '\(kind)'\(suggestion) The kinds are contact, alert and ping.", command: "open")
     }
     try await session.load()
     let before = session.feature.unreadCount
@@ -186,8 +189,8 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
 /// Sample notifications for `seed` and `demo`.
 enum SampleData {
-  /// Each call's ids are new (`s-` and a random batch, then the index), so seeding twice adds
-  /// to the inbox instead of replacing what the first seed added.
+  /// Each call's ids are new (`s`, a random batch, `-` and the index), so seeding twice adds to
+  /// the inbox instead of replacing what the first seed added.
   static func notifications(count: Int, now: Date) -> [NotificationData] {
     let batch = UUID().uuidString.prefix(8).lowercased()
     let names = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald"]

@@ -176,13 +176,7 @@ func repl(session: Session, renderer: Renderer) async -> Int32 {
 }
 
 let replHelp = """
-  \(CommandSpec.all.filter { !CommandSpec.sessionCommands.contains($0.name) }
-    .map { spec -> String in
-      let left = "  " + ([spec.name, spec.synopsis].filter { !$0.isEmpty }.joined(separator: " "))
-      return left.count > 24
-        ? left + "\n" + String(repeating: " ", count: 26) + spec.summary
-        : left.padding(toLength: 26, withPad: " ", startingAt: 0) + spec.summary
-    }.joined(separator: "\n"))
+  \(CommandSpec.overview(CommandSpec.all.filter { !CommandSpec.sessionCommands.contains($0.name) }))
     exit, quit              leave (so does Ctrl-D)
 
   'help COMMAND' or 'COMMAND --help' describes one command.
