@@ -11,7 +11,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 {
   func id() throws(CLIError) -> String {
     guard let id = arguments.positional.first else {
-      throw .usage("'\(arguments.command ?? "")' needs a notification id")
+      throw .usage("'\(arguments.command ?? "")' needs a notification id", command: arguments.command)
     }
     return id
   }
@@ -19,12 +19,12 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
   switch arguments.command {
   case "list":
     // The first page unless every notification is asked for, or a filter needs them all.
+    let type = try arguments.type()
     let everything =
-      arguments.flags.contains("--all") || arguments.flags.contains("--unread")
-      || arguments.options["--type"] != nil
+      arguments.flags.contains("--all") || arguments.flags.contains("--unread") || type != nil
     try await session.load(everything ? .all : .firstPage)
-    if let type = arguments.options["--type"] {
-      await session.send(.filterChanged(.type(NotificationType(rawValue: type))))
+    if let type {
+      await session.send(.filterChanged(.type(type)))
     } else {
       await session.send(.filterChanged(.all))
     }
@@ -37,7 +37,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     }
     output += "\n\(session.feature.unreadCount) unread"
     let highlighted = session.feature.highlightedEntities.map(renderer.describe).sorted()
-    if !highlighted.isEmpty { output += "\nhighlighted: " + highlighted.joined(separator: ", ") }
+    if !highlighted.isEmpty { output += "\nhighlighted: " + Renderer.list(highlighted, limit: 8) }
     return output
 
   case "show":
@@ -95,7 +95,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     } else if let json = arguments.positional.first {
       payload = Data(json.utf8)
     } else {
-      throw .usage("'push' needs a JSON payload or --file F")
+      throw .usage("'push' needs a JSON payload or --file FILE", command: "push")
     }
     try await session.load()
     await session.send(.pushReceived(payload))
@@ -132,7 +132,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
   case "open":
     guard arguments.positional.count == 2 else {
-      throw .usage("'open' needs a kind (contact, alert or ping) and an id")
+      throw .usage("'open' needs a kind (contact, alert or ping) and an id", command: "open")
     }
     let id = arguments.positional[1]
     let entity: NotificationsFeature.Entity
@@ -140,7 +140,12 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     case "contact": entity = .contact(id)
     case "alert": entity = .alert(id)
     case "ping": entity = .ping(id)
-    case let kind: throw .usage("Unknown kind '\(kind)': use contact, alert or ping")
+    case let kind:
+      let suggestion =
+        Arguments.closest(to: kind, in: ["contact", "alert", "ping"]).map { "; did you mean '\($0)'?" }
+        ?? "."
+      throw .usage(
+        "Unknown kind '\(kind)'\(suggestion) The kinds are contact, alert and ping.", command: "open")
     }
     try await session.load()
     let before = session.feature.unreadCount
@@ -166,17 +171,16 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     return "Recorded \(notice.id): \(notice.title)"
 
   case "seed":
-    let count = Int(arguments.options["--count"] ?? "10") ?? -1
-    guard (1...10_000).contains(count) else { throw .usage("--count must be 1 to 10000") }
+    let count = try arguments.number("--count", in: 1...10_000, default: 10) ?? 10
     do {
       try session.inbox.insert(SampleData.notifications(count: count, now: Date()))
     } catch {
       throw .failed("\(error)")
     }
-    return "Added \(count) notifications."
+    return "Added \(count) notification\(count == 1 ? "" : "s")."
 
   case let command?:
-    throw .usage("Unknown command '\(command)'.")
+    throw .usage("'\(command)' cannot run here.")
 
   case nil:
     throw .usage("No command given.")
@@ -185,7 +189,10 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
 /// Sample notifications for `seed` and `demo`.
 enum SampleData {
+  /// Each call's ids are new (`s`, a random batch, `-` and the index), so seeding twice adds to
+  /// the inbox instead of replacing what the first seed added.
   static func notifications(count: Int, now: Date) -> [NotificationData] {
+    let batch = UUID().uuidString.prefix(8).lowercased()
     let names = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald"]
     return (0..<count).map { index in
       let name = names[index % names.count]
@@ -198,7 +205,7 @@ enum SampleData {
       default: target = .contact(contactID: "c\(index % names.count)")
       }
       return NotificationData(
-        id: "s\(Int(now.timeIntervalSince1970))-\(index)", type: type,
+        id: "s\(batch)-\(index)", type: type,
         title: "\(type.displayName): \(name)", message: "\(name) — sample notification \(index + 1)",
         timestamp: now.addingTimeInterval(-Double(index) * 600), target: target,
         priority: type == .alert ? .high : .regular)

@@ -35,7 +35,7 @@ func runDemo(renderer: Renderer) async throws(CLIError) {
     try await base.delete(id)
   }
 
-  let session = Session(inbox: inbox, client: client, trace: true)
+  let session = Session(inbox: inbox, client: client, trace: true, output: { print($0) })
   func step(_ title: String) { print("\n── \(title) " + String(repeating: "─", count: max(0, 60 - title.count))) }
 
   step("Load the inbox")
@@ -74,7 +74,7 @@ func runDemo(renderer: Renderer) async throws(CLIError) {
   print("→ outbox: \(session.feature.sync.outbox.count) waiting; \(first.id) gone: \(session.feature.notifications[id: first.id] == nil)")
 
   step("Relaunch: the push the inbox has not listed is still there")
-  let relaunched = Session(inbox: inbox, client: client, trace: true)
+  let relaunched = Session(inbox: inbox, client: client, trace: true, output: { print($0) })
   try await relaunched.load()
   print(renderer.table(relaunched.feature.filteredNotifications))
   print("\(relaunched.feature.unreadCount) unread")

@@ -12,9 +12,24 @@ struct Renderer {
   var useColor: Bool
   var now: Date
 
-  init(now: Date = Date(), environment: [String: String] = ProcessInfo.processInfo.environment) {
+  init(
+    now: Date = Date(), environment: [String: String] = ProcessInfo.processInfo.environment,
+    isTerminal: Bool = isatty(STDOUT_FILENO) == 1
+  ) {
     self.now = now
-    self.useColor = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
+    self.useColor = Self.usesColor(environment: environment, isTerminal: isTerminal)
+  }
+
+  /// Colour only on a terminal, and not when `NO_COLOR` is set to something (an empty
+  /// `NO_COLOR` does not count, as no-color.org says) or the terminal is `dumb`.
+  static func usesColor(environment: [String: String], isTerminal: Bool) -> Bool {
+    isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+  }
+
+  /// `items` joined with commas, the first `limit` of them and how many more.
+  static func list(_ items: [String], limit: Int) -> String {
+    guard items.count > limit else { return items.joined(separator: ", ") }
+    return items.prefix(limit).joined(separator: ", ") + " and \(items.count - limit) more"
   }
 
   func glyph(for type: NotificationType) -> String {
@@ -62,9 +77,9 @@ struct Renderer {
   }
 
   func detail(_ notification: NotificationData) -> String {
-    """
-    \(notification.title)
-    \(notification.message)
+    let heading = [notification.title, notification.message].filter { !$0.isEmpty }
+    return """
+    \(heading.joined(separator: "\n"))
 
     id:        \(notification.id)
     type:      \(notification.type.displayName)
@@ -96,6 +111,8 @@ struct Renderer {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     guard let data = try? encoder.encode(value) else { return "[]" }
-    return String(decoding: data, as: UTF8.self)
+    let text = String(decoding: data, as: UTF8.self)
+    // Foundation on Linux pretty-prints an empty array as "[\n\n]".
+    return text.filter { !$0.isWhitespace } == "[]" ? "[]" : text
   }
 }

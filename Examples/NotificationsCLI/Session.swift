@@ -9,12 +9,33 @@ import NotificationFeature
 final class Session {
   let store: Store<AppFeature.State, AppFeature.Action>
   let inbox: LocalInbox
+  /// The server the session works on, if any, for errors that name it.
+  let server: Server?
 
+  /// A notifications server: its address and the token given for it.
+  struct Server {
+    var url: URL
+    var token: String?
+  }
+
+  /// The commands that work on a server as well as on the local inbox.
+  static let serverCommands = ["list", "show", "read", "unread", "delete", "clear", "tap", "open"]
+
+  /// Whether the session waits out the feature's backoffs (see ``NoWaitingClock``).
+  let waitsOutBackoffs: Bool
+
+  /// `trace` prints every action and the state change it caused to `output`: standard error
+  /// unless told otherwise, so that what a command prints (JSON, say) stays as it is.
+  /// `waitsOutBackoffs` false is for commands that end when their work is done: a retry the
+  /// feature schedules after a backoff is left to the next command (see ``NoWaitingClock``).
   init(
-    inbox: LocalInbox, client: NotificationClient? = nil, trace: Bool,
-    output: @escaping (String) -> Void = { print($0) }
+    inbox: LocalInbox, client: NotificationClient? = nil, server: Server? = nil, trace: Bool,
+    waitsOutBackoffs: Bool = true,
+    output: @escaping (String) -> Void = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
   ) {
     self.inbox = inbox
+    self.server = server
+    self.waitsOutBackoffs = waitsOutBackoffs
     let notificationClient = client ?? inbox.notificationClient
     let settingsClient = inbox.settingsClient
     store = Store(initialState: AppFeature.State()) {
@@ -27,6 +48,7 @@ final class Session {
       $0.notificationClient = notificationClient
       $0.settingsClient = settingsClient
       $0.pushClient = .unavailable
+      if !waitsOutBackoffs { $0.continuousClock = NoWaitingClock() }
     }
     store.send(.notifications(.foregroundChanged(false)))
   }
@@ -53,12 +75,16 @@ final class Session {
     if feature.hasLoadedOnce {
       await send(.refreshRequested)
     } else {
-      store.send(.notifications(.onAppear))
+      let appeared = store.send(.notifications(.onAppear))
       for await state in store.states
       where !state.notifications.isLoading && !state.notifications.isLoadingPreferences {
         break
       }
       await send(.onDisappear)
+      // What the launch started besides the first page (a restored outbox sent again, saved
+      // pushes, settings) finishes before the command goes on: the live stream is closed, and
+      // no backoff is waited out, so this ends once each call is answered.
+      if !waitsOutBackoffs { await appeared.finish() }
     }
     if extent == .all {
       while feature.hasMore, feature.error == nil { await send(.loadMoreRequested) }
@@ -71,6 +97,49 @@ final class Session {
   func failIfError(id: String? = nil) throws(CLIError) {
     guard let error = feature.error else { return }
     if let id, error == .notFound { throw .failed("No notification with id \(id).") }
-    throw .failed(error.message)
+    throw .failed(describe(error))
+  }
+
+  /// A note for stderr when changes are waiting to reach the server: made here (the feature
+  /// shows no error for a change it will send again), saved, and sent by a later command.
+  var unsentNote: String? {
+    guard let server, !feature.sync.outbox.isEmpty else { return nil }
+    let count = feature.sync.outbox.count
+    return "note: Cannot reach the server at \(server.url.absoluteString): \(count) change"
+      + "\(count == 1 ? " is" : "s are") saved, and the next command that reaches the server sends "
+      + "\(count == 1 ? "it" : "them")."
+  }
+
+  /// What went wrong, for a person at a terminal: the app's sentences ("Your session has
+  /// expired") are about an app's session; here they name the server and the option to fix.
+  func describe(_ error: UserFacingError) -> String {
+    guard let server else { return error.message }
+    let address = server.url.absoluteString
+    switch error {
+    case .unauthorized where server.token == nil:
+      return "The server at \(address) needs a token: pass it with --token."
+    case .unauthorized:
+      return "The server at \(address) refused the token: check the --token value."
+    case .network:
+      return "Cannot reach the server at \(address): check that it is running and that the --server URL is right."
+    case .notFound:
+      return "The server at \(address) does not serve the notifications API (404): check the --server URL."
+    default:
+      return error.message
+    }
+  }
+}
+
+/// The clock of a command that ends when its work is done: its sleeps end at once, cancelled.
+/// The feature sleeps only to back off: before it sends a queued change again (for minutes, up
+/// to `NotificationSyncEngine.maximumOutboxAttempts` times) or reconnects its live stream. A
+/// command does not wait for those: the queued change stays saved with the inbox's settings,
+/// and the next command's launch sends it. (`watch` and the demo keep the continuous clock.)
+struct NoWaitingClock: Clock {
+  var now: ContinuousClock.Instant { .now }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    throw CancellationError()
   }
 }

@@ -1,5 +1,14 @@
 // notifications: drives the app shell's store from the command line against a local inbox.
+//
+// Standard output carries what a command prints (a table, JSON, a confirmation); errors,
+// traces and other diagnostics go to standard error. Exit status: 0 on success, 1 when a
+// command fails, 2 when the command line is wrong.
 import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import NotificationClients
 import NotificationFeature
 
@@ -9,11 +18,11 @@ func main() async -> Int32 {
   do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
   } catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    reportError(error)
     return error.exitCode
   }
-  if arguments.flags.contains("--help") || arguments.command == "help" {
-    print(usage)
+  if let help = help(for: arguments) {
+    print(help)
     return 0
   }
   let renderer = Renderer()
@@ -22,18 +31,44 @@ func main() async -> Int32 {
       try await runDemo(renderer: renderer)
       return 0
     }
+    // The command line is checked before the inbox is opened, so that a mistake changes nothing.
+    let maximumEvents = try arguments.number("--max-events", in: 1...Int.max, default: Int.max) ?? .max
+    var server: Session.Server?
+    if let address = arguments.options["--server"] {
+      guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https", url.host != nil
+      else {
+        throw CLIError.usage(
+          "--server needs an http(s) URL, like http://127.0.0.1:8080, not '\(address)'",
+          command: arguments.command)
+      }
+      guard let command = arguments.command, Session.serverCommands.contains(command) else {
+        throw CLIError.usage(
+          "'\(arguments.command ?? "--recover")' works on the local inbox only, not with --server; "
+            + "the commands that work on a server are \(Session.serverCommands.joined(separator: ", "))",
+          command: arguments.command)
+      }
+      server = Session.Server(url: url, token: arguments.options["--token"])
+    } else if arguments.options["--token"] != nil {
+      throw CLIError.usage("--token goes with --server URL", command: arguments.command)
+    }
     let url = arguments.options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox.defaultURL()
     let inbox = LocalInbox(url: url)
     if arguments.flags.contains("--recover") {
+      let moved: URL?
       do {
-        let moved = try inbox.recover()
-        print(
-          moved.map { "The inbox was corrupt: moved it to \($0.path) and started a fresh one." }
-            ?? "The inbox is healthy: nothing to recover.")
+        moved = try inbox.recover()
       } catch {
         throw CLIError.failed("\(error)")
       }
-      if arguments.command == nil { return 0 }
+      let message =
+        moved.map { "The inbox was corrupt: moved it to \($0.path) and started a fresh one." }
+        ?? "The inbox is healthy: nothing to recover."
+      // Alone, recovering is the command and this its output; before a command it is a note.
+      if arguments.command == nil {
+        print(message)
+        return 0
+      }
+      FileHandle.standardError.write(Data("\(message)\n".utf8))
     }
     do {
       try inbox.open()
@@ -42,57 +77,79 @@ func main() async -> Int32 {
     }
     var client: NotificationClient?
     var sessionInbox = inbox
-    if let server = arguments.options["--server"] {
-      guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
-        throw CLIError.usage("--server needs an http(s) URL")
-      }
-      guard ["list", "show", "read", "unread", "delete", "clear", "tap", "open"].contains(arguments.command ?? "") else {
-        throw CLIError.usage("'\(arguments.command ?? "")' works on the local inbox only, not with --server")
-      }
+    if let server {
       // A database beside the local inbox caches the server's feed (shown at once, and when the
       // server cannot be reached) and keeps the feature's settings for that server.
-      let cache = LocalInbox(url: serverCacheURL(for: url, beside: inbox.url))
+      let cache = LocalInbox(url: serverCacheURL(for: server.url, beside: inbox.url))
       do {
         try cache.open()
       } catch {
         throw CLIError.failed("\(error)")
       }
-      client = cache.caching(.live(baseURL: url, token: arguments.options["--token"]))
+      var live = NotificationClient.live(baseURL: server.url, token: server.token)
+      if arguments.command != "watch" {
+        // Only watch follows the live stream; another command would open it at launch and
+        // close it right after the first page, for nothing.
+        live.updates = { _ in
+          let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+          continuation.onTermination = { _ in _ = continuation }
+          return stream
+        }
+      }
+      client = cache.caching(live)
       sessionInbox = cache
     }
+    // Only watch follows the feature for as long as it runs; every other command ends when its
+    // work is done, leaving a retry after a backoff to the next command.
     let session = Session(
-      inbox: sessionInbox, client: client, trace: arguments.flags.contains("--trace"))
+      inbox: sessionInbox, client: client, server: server, trace: arguments.flags.contains("--trace"),
+      waitsOutBackoffs: arguments.command == "watch")
     switch arguments.command {
     case "run":
-      guard let path = arguments.positional.first,
-        let script = try? String(contentsOfFile: path, encoding: .utf8)
-      else { throw CLIError.usage("'run' needs a readable script file") }
-      return try await runScript(
-        script.split(separator: "\n").map(String.init), session: session, renderer: renderer)
-    case "repl":
-      var lines: [String] = []
-      print("notifications> ", terminator: "")
-      while let line = readLine() {
-        lines = [line]
-        _ = try? await runScript(lines, session: session, renderer: renderer, stopOnError: false)
-        print("notifications> ", terminator: "")
+      let path = arguments.positional[0]
+      let script: String
+      do {
+        script = try String(contentsOfFile: path, encoding: .utf8)
+      } catch {
+        throw CLIError.failed("Cannot read the script \(path): \(describe(fileError: error)).")
       }
-      print("")
-      return 0
+      return await runScript(script, session: session, renderer: renderer)
+    case "repl":
+      return await repl(session: session, renderer: renderer)
     case "watch":
-      let limit = Int(arguments.options["--max-events"] ?? "") ?? .max
-      try await watch(session: session, renderer: renderer, maximumEvents: limit)
+      try await watch(session: session, renderer: renderer, maximumEvents: maximumEvents)
       return 0
     default:
       print(try await run(arguments, session: session, renderer: renderer))
+      if let note = session.unsentNote {
+        fflush(nil)
+        FileHandle.standardError.write(Data("\(note)\n".utf8))
+      }
       return 0
     }
   } catch let error as CLIError {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    reportError(error)
     return error.exitCode
   } catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    reportError(.failed("\(error)"))
     return 1
+  }
+}
+
+/// Why a file could not be read, in words (not `NSCocoaErrorDomain error 260`).
+func describe(fileError error: any Error) -> String {
+  switch (error as? CocoaError)?.code {
+  case .fileReadNoSuchFile?, .fileNoSuchFile?: return "there is no such file"
+  case .fileReadNoPermission?: return "permission denied"
+  case .fileReadInapplicableStringEncoding?, .fileReadUnknownStringEncoding?: return "it is not UTF-8 text"
+  default:
+    var isDirectory: ObjCBool = false
+    if let path = (error as NSError).userInfo[NSFilePathErrorKey] as? String,
+      FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
+    {
+      return "it is a folder"
+    }
+    return "it cannot be read"
   }
 }
 

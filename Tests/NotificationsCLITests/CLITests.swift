@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import NotificationClients
 import NotificationFeature
 import Testing
@@ -26,33 +31,144 @@ struct CLI {
     var error: String
   }
 
-  func callAsFunction(_ arguments: String..., useInbox: Bool = true) throws -> Result {
-    try callAsFunction(arguments, useInbox: useInbox)
+  func callAsFunction(_ arguments: String..., useInbox: Bool = true, input: String? = nil) throws
+    -> Result
+  {
+    try callAsFunction(arguments, useInbox: useInbox, input: input)
   }
 
-  func callAsFunction(_ arguments: [String], useInbox: Bool = true) throws -> Result {
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = arguments + (useInbox ? ["--inbox", inbox.path] : [])
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    environment["XDG_DATA_HOME"] = folder.path
-    process.environment = environment
+  /// Runs the CLI with `arguments` (and `--inbox` this test's inbox unless `useInbox` is
+  /// false), `input` on its standard input; standard output and error are captured, so that
+  /// nothing a child prints reaches the test run's output.
+  func callAsFunction(_ arguments: [String], useInbox: Bool = true, input: String? = nil) throws
+    -> Result
+  {
+    let process = process(arguments + (useInbox ? ["--inbox", inbox.path] : []))
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
+    if let input {
+      stdin.fileHandleForWriting.write(Data(input.utf8))
+      try stdin.fileHandleForWriting.close()
+    }
+    // Read both at once: a child that fills one pipe while the test waits on the other would
+    // never finish.
+    let errorData = LockedData()
+    let errorReader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
+    errorReader.start()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    let errorText = errorData.wait()
     return Result(
       status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorData, as: UTF8.self))
+      error: String(decoding: errorText, as: UTF8.self))
+  }
+
+  /// The CLI, not started, with `arguments` as they are and the test's environment.
+  func process(_ arguments: [String], environment overrides: [String: String] = [:]) -> Process {
+    let process = Process()
+    process.executableURL = Self.executable
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    environment["XDG_DATA_HOME"] = folder.path
+    environment.merge(overrides) { $1 }
+    process.environment = environment
+    return process
   }
 
   func remove() {
     try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// The JSON array `list --json` (with `arguments`) prints.
+  func listed(_ arguments: String...) throws -> [[String: Any]] {
+    let output = try self(["list", "--json"] + arguments, useInbox: !arguments.contains("--inbox")).output
+    return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+  }
+}
+
+/// The pseudo-terminal functions: Glibc's module leaves them out (they need _XOPEN_SOURCE), so
+/// they are looked up in the C library, as Darwin's are declared.
+enum Terminal {
+  #if canImport(Glibc)
+    private static func function<F>(_ name: String, as type: F.Type) -> F {
+      unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), name), to: type)
+    }
+    static let open = function("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let grant = function("grantpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let unlock = function("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let name = function(
+      "ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+  #else
+    static let open = posix_openpt
+    static let grant = grantpt
+    static let unlock = unlockpt
+    static let name = ptsname
+  #endif
+}
+
+/// Data one thread reads and another waits for.
+final class LockedData: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var data: Data?
+
+  func set(_ value: Data) {
+    condition.lock()
+    data = value
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func wait() -> Data {
+    condition.lock()
+    defer { condition.unlock() }
+    while data == nil { condition.wait() }
+    return data ?? Data()
+  }
+}
+
+/// A running child's standard output and error, collected as they arrive, to see what it
+/// printed while it still runs.
+final class LiveOutput: @unchecked Sendable {
+  private let lock = NSLock()
+  private var outputData = Data()
+  private var errorData = Data()
+
+  /// Connects `process`'s standard output and error; before it runs.
+  init(_ process: Process) {
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      if data.isEmpty { handle.readabilityHandler = nil }
+      self?.lock.withLock { self?.outputData.append(data) }
+    }
+    error.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      if data.isEmpty { handle.readabilityHandler = nil }
+      self?.lock.withLock { self?.errorData.append(data) }
+    }
+  }
+
+  var output: String { lock.withLock { String(decoding: outputData, as: UTF8.self) } }
+  var error: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
+
+  /// Waits until `text` (standard output, or standard error) holds `expected`, for `timeout`
+  /// seconds at most; whether it did.
+  func wait(for expected: String, inError: Bool = false, timeout: TimeInterval = 20) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if (inError ? error : output).contains(expected) { return true }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return false
   }
 }
 
@@ -61,7 +177,9 @@ struct CLITests {
   @Test func seedThenListShowsTheNotificationsNewestFirst() throws {
     let cli = try CLI()
     defer { cli.remove() }
-    #expect(try cli("seed", "--count", "3").output == "Added 3 notifications.\n")
+    let seeded = try cli("seed", "--count", "3")
+    #expect(seeded.output == "Added 3 notifications.\n")
+    #expect(seeded.error.isEmpty)
     let list = try cli("list")
     #expect(list.status == 0)
     let lines = list.output.split(separator: "\n")
@@ -118,7 +236,12 @@ struct CLITests {
     #expect(list.contains("!!"))
     #expect(try cli("open", "contact", "c1").output == "Opened contact c1: marked 2 notifications read.\n")
     #expect(try cli("list").output.hasSuffix("1 unread\nhighlighted: alert x9\n"))
-    #expect(try cli("open", "planet", "x").status == 64)
+    let planet = try cli("open", "planet", "x")
+    #expect(planet.status == 2)
+    #expect(planet.error.hasPrefix("error: Unknown kind 'planet'. The kinds are contact, alert and ping.\n"))
+    let typo = try cli("open", "contcat", "c1")
+    #expect(typo.status == 2)
+    #expect(typo.error.hasPrefix("error: Unknown kind 'contcat'; did you mean 'contact'?"))
   }
 
   @Test func aLocalNoticeIsRecordedAndListed() throws {
@@ -135,10 +258,14 @@ struct CLITests {
   @Test func unknownIDsFailOnStandardError() throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let result = try cli("read", "nope")
-    #expect(result.status == 1)
-    #expect(result.error == "error: No notification with id nope.\n")
-    #expect(result.output.isEmpty)
+    _ = try cli("seed", "--count", "2")
+    // Every command on one notification says the same (read and unread once differed).
+    for command in ["read", "unread", "delete", "show", "tap"] {
+      let result = try cli(command, "nope")
+      #expect(result.status == 1, "\(command)")
+      #expect(result.error == "error: No notification with id nope.\n", "\(command)")
+      #expect(result.output.isEmpty, "\(command)")
+    }
   }
 
   @Test func aMalformedPushPrintsTheParseErrorAndFails() throws {
@@ -157,11 +284,14 @@ struct CLITests {
     #expect(result.status == 1)
     #expect(result.error.contains("The inbox file \(cli.inbox.path) is corrupt"))
     #expect(try String(contentsOf: cli.inbox, encoding: .utf8) == "{not json")
-    let recovered = try cli("list", "--recover")
+    // Recovering before a command says so on standard error: the command's output (JSON here)
+    // is only the command's.
+    let recovered = try cli("list", "--recover", "--json")
     #expect(recovered.status == 0)
     #expect(
-      recovered.output.hasPrefix(
-        "The inbox was corrupt: moved it to \(cli.inbox.path).corrupt and started a fresh one.\n"))
+      recovered.error
+        == "The inbox was corrupt: moved it to \(cli.inbox.path).corrupt and started a fresh one.\n")
+    #expect(recovered.output == "[]\n")
     #expect(try String(contentsOf: cli.inbox.appendingPathExtension("corrupt"), encoding: .utf8) == "{not json")
   }
 
@@ -209,31 +339,87 @@ struct CLITests {
     let cli = try CLI()
     defer { cli.remove() }
     let unknown = try cli("frobnicate")
-    #expect(unknown.status == 64)
-    #expect(unknown.error.contains("Unknown command 'frobnicate'"))
-    #expect(try cli("read").status == 64)
-    #expect(try cli("list", "--type").status == 64)
+    #expect(unknown.status == 2)
+    #expect(unknown.error.hasPrefix("error: Unknown command 'frobnicate'.\nThe commands are demo, list,"))
+    #expect(unknown.error.hasSuffix("\nRun 'notifications --help' for usage.\n"))
+    #expect(unknown.output.isEmpty)
+    #expect(try cli("read").status == 2)
+    #expect(try cli("list", "--type").status == 2)
     #expect(try cli("--help").output.contains("USAGE: notifications"))
+    #expect(try cli(useInbox: false).status == 2)
   }
 
-  @Test func theCLIWorksAgainstTheDevelopmentServer() throws {
+  @Test func unknownCommandsAndOptionsAreRefusedWithWhatIsValidAndTheClosestMatch() throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let serverInbox = cli.folder.appendingPathComponent("server.json").path
-    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    _ = try cli("seed", "--count", "3")
+    func refused(_ arguments: String..., saying expected: String...) throws {
+      let result = try cli(arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.output.isEmpty, "\(arguments)")
+      for text in expected { #expect(result.error.contains(text), "\(arguments): \(result.error)") }
+    }
+    try refused("lsit", saying: "error: Unknown command 'lsit'; did you mean 'list'?\n")
+    try refused(
+      "list", "--frobnicate",
+      saying: "error: Unknown option '--frobnicate' for 'list'.\n",
+      "'list' takes --all, --type, --unread, --json, --inbox,",
+      "Run 'notifications list --help' for usage.")
+    try refused("list", "--unred", saying: "Unknown option '--unred' for 'list'; did you mean '--unread'?")
+    try refused("seed", "--json", saying: "Unknown option '--json' for 'seed'")
+    try refused("list", "-x", saying: "Unknown option '-x' for 'list'")
+    try refused(
+      "list", "--type", "bogus",
+      saying: "error: Unknown type 'bogus'.\nThe types are alert, ping, role, added, removed, check_in, system.\n")
+    try refused("list", "--type", "Ping", saying: "Unknown type 'Ping'; did you mean 'ping'?")
+    try refused("list", "--type", "--json", saying: "--type needs a value (alert, ping,")
+    try refused("list", "--json=yes", saying: "--json takes no value")
+    try refused("list", "extra", saying: "'list' takes no arguments, but was given 1")
+    try refused("show", "a", "b", saying: "'show' takes one notification id, but was given 2 arguments")
+    try refused("watch", "--max-events", "abc", saying: "--max-events takes a whole number from 1, not 'abc'")
+    try refused("watch", "--max-events", "0", saying: "--max-events takes a whole number from 1, not '0'")
+    try refused("seed", "--count", "0", saying: "--count takes 1 to 10000, not '0'")
+    try refused("seed", "--count", "many", saying: "--count takes 1 to 10000, not 'many'")
+    try refused("list", "--token", "t", saying: "--token goes with --server URL")
+    try refused("list", "--server", "ftp://x", saying: "--server needs an http(s) URL")
+    try refused("help", "nope", saying: "Unknown command 'nope'")
+    // Nothing was changed by a refused command line.
+    #expect(try cli.listed().count == 3)
+  }
+
+  @Test func everyCommandHasHelp() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let commands = [
+      "demo", "list", "show", "read", "unread", "delete", "clear", "push", "tap", "open", "notice",
+      "seed", "watch", "run", "repl", "help",
+    ]
+    let overview = try cli("--help")
+    #expect(overview.status == 0)
+    #expect(overview.output.contains("Exit status: 0 on success, 1 when a command fails, 2 when the command line is wrong."))
+    for command in commands {
+      #expect(overview.output.contains("\n  \(command)"), "\(command)")
+      for help in [try cli(command, "--help"), try cli(command, "-h"), try cli("help", command)] {
+        #expect(help.status == 0, "\(command)")
+        #expect(help.output.hasPrefix("USAGE: notifications \(command)"), "\(command): \(help.output)")
+        #expect(help.error.isEmpty, "\(command)")
+      }
+    }
+    #expect(try cli("list", "--help").output.contains("  --type TYPE     only this type: alert, ping,"))
+    // Help wins over anything else on the line.
+    #expect(try cli("list", "--frobnicate", "--help").status == 0)
+  }
+
+  /// Starts `notifications-server` on a free port with `arguments`; returns it and its URL.
+  func startServer(_ arguments: [String]) throws -> (Process, String) {
     let server = Process()
     server.executableURL = CLI.executable.deletingLastPathComponent()
       .appendingPathComponent("notifications-server")
-    server.arguments = ["--port", "0", "--inbox", serverInbox, "--token", "t"]
+    server.arguments = ["--port", "0"] + arguments
     let output = Pipe()
     server.standardOutput = output
+    server.standardError = FileHandle.nullDevice
     try server.run()
-    defer {
-      if server.isRunning {
-        server.terminate()
-        server.waitUntilExit()
-      }
-    }
     var firstLine = Data()
     while !firstLine.contains(UInt8(ascii: "\n")) {
       let byte = output.fileHandleForReading.readData(ofLength: 1)
@@ -244,13 +430,29 @@ struct CLITests {
     #expect(line.hasPrefix("listening on http://127.0.0.1:"))
     let url = line.trimmingCharacters(in: .whitespacesAndNewlines)
       .replacingOccurrences(of: "listening on ", with: "")
+    return (server, url)
+  }
+
+  func stop(_ server: Process) {
+    if server.isRunning {
+      server.terminate()
+      server.waitUntilExit()
+    }
+  }
+
+  @Test func theCLIWorksAgainstTheDevelopmentServer() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let serverInbox = cli.folder.appendingPathComponent("server.json").path
+    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
+    defer { stop(server) }
     let list = try cli("list", "--server", url, "--token", "t")
     #expect(list.status == 0)
     #expect(list.output.contains("2 unread"))
-    let denied = try cli("list", "--server", url, "--token", "wrong")
-    #expect(denied.status == 1)
-    #expect(denied.error == "error: Your session has expired. Sign in again.\n")
-    #expect(try cli("seed", "--server", url).status == 64)
+    let seed = try cli("seed", "--server", url)
+    #expect(seed.status == 2)
+    #expect(seed.error.hasPrefix("error: 'seed' works on the local inbox only, not with --server;"))
     // SIGTERM stops the server cleanly.
     server.terminate()
     server.waitUntilExit()
@@ -261,6 +463,105 @@ struct CLITests {
     #expect(offline.status == 0, "\(offline.error)")
     #expect(offline.output.contains("2 unread"))
     #expect(try cli("list").output == "No notifications.\n0 unread\n")
+  }
+
+  @Test func serverErrorsSayWhatToFix() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let serverInbox = cli.folder.appendingPathComponent("server.sqlite").path
+    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    func fails(_ arguments: String..., saying expected: String) throws {
+      let result = try cli(arguments)
+      #expect(result.status == 1, "\(arguments)")
+      #expect(result.error == "error: \(expected)\n", "\(arguments)")
+      #expect(result.output.isEmpty, "\(arguments)")
+    }
+    // Not "The server had a problem (400)": the request was refused.
+    let (refusing, refusingURL) = try startServer(["--inbox", serverInbox, "--fail-next", "1000:400"])
+    try fails("list", "--server", refusingURL, saying: "The server refused the request (400).")
+    stop(refusing)
+    let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
+    defer { stop(server) }
+    // Not "Your session has expired. Sign in again.": there is no session to sign in to.
+    try fails(
+      "list", "--server", url,
+      saying: "The server at \(url) needs a token: pass it with --token.")
+    try fails(
+      "list", "--server", url, "--token", "wrong",
+      saying: "The server at \(url) refused the token: check the --token value.")
+    // Not "That notification no longer exists.".
+    try fails(
+      "list", "--server", url + "/nope", "--token", "t",
+      saying: "The server at \(url)/nope does not serve the notifications API (404): check the --server URL.")
+    try fails("read", "nope", "--server", url, "--token", "t", saying: "No notification with id nope.")
+    try fails("unread", "nope", "--server", url, "--token", "t", saying: "No notification with id nope.")
+    stop(server)
+    // Not "You appear to be offline. Changes will be sent when you reconnect.": nothing is
+    // cached for this server in a fresh folder, and list changes nothing.
+    let fresh = try CLI()
+    defer { fresh.remove() }
+    let down = try fresh("list", "--server", url, "--token", "t")
+    #expect(down.status == 1)
+    #expect(
+      down.error
+        == "error: Cannot reach the server at \(url): check that it is running and that the --server URL is right.\n")
+  }
+
+  @Test func aChangeTheServerCannotTakeNowIsSavedAndSentByTheNextCommand() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let serverInbox = cli.folder.appendingPathComponent("server.sqlite").path
+    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
+    let id = try #require(try cli.listed("--server", url, "--token", "t").first?["id"] as? String)
+    stop(server)
+    // Not a wait of minutes for the outbox's backoff, ending in "could not be sent": the
+    // change is saved for the next command, and a note on stderr says so.
+    let started = Date()
+    let offline = try cli("read", id, "--server", url, "--token", "t")
+    #expect(Date().timeIntervalSince(started) < 10)
+    #expect(offline.status == 0)
+    #expect(offline.output == "Marked \(id) read.\n")
+    #expect(
+      offline.error
+        == "note: Cannot reach the server at \(url): 1 change is saved, and the next command that reaches the server sends it.\n")
+    // The server again, on the same port (the cache and its outbox are the server's): the next
+    // command sends the change.
+    let port = try #require(URL(string: url)?.port)
+    let (again, _) = try startServer(["--inbox", serverInbox, "--token", "t", "--port", "\(port)"])
+    defer { stop(again) }
+    let online = try cli("list", "--server", url, "--token", "t")
+    #expect(online.status == 0)
+    #expect(online.error.isEmpty)
+    let onServer = try cli.listed("--inbox", serverInbox)
+    #expect(onServer.first { $0["id"] as? String == id }?["isRead"] as? Bool == true)
+  }
+
+  @Test func inboxErrorsSayWhatIsWrongInWords() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    func error(inbox: URL) throws -> String {
+      let result = try cli("list", "--inbox", inbox.path, useInbox: false)
+      #expect(result.status == 1)
+      for leak in ["CodingKeys", "NSCocoaErrorDomain", "..", "SQLite error"] {
+        #expect(!result.error.contains(leak), "\(result.error)")
+      }
+      return result.error
+    }
+    let missingField = cli.folder.appendingPathComponent("fields.json")
+    try Data(#"{"schemaVersion":1,"notifications":[{"id":"x"}]}"#.utf8).write(to: missingField)
+    #expect(try error(inbox: missingField).contains("is corrupt: missing field \"notifications[0]."))
+    let notJSON = cli.folder.appendingPathComponent("garbage.json")
+    try Data("garbage".utf8).write(to: notJSON)
+    #expect(try error(inbox: notJSON).contains("is corrupt: not valid JSON. It was left untouched;"))
+    let folder = cli.folder.appendingPathComponent("folder.json")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    #expect(try error(inbox: folder).contains("cannot be read: it is a folder, not a file."))
+    let file = cli.folder.appendingPathComponent("file")
+    try Data().write(to: file)
+    #expect(
+      try error(inbox: file.appendingPathComponent("inbox.sqlite"))
+        .contains("cannot be written: \(file.path) is a file, not a folder."))
   }
 
   @Test func runPlaysAScriptOneCommandPerLine() throws {
@@ -278,7 +579,8 @@ struct CLITests {
     ).write(to: script)
     let result = try cli("run", script.path)
     #expect(result.status == 0)
-    #expect(result.output.contains("Added 1 notifications."))
+    #expect(result.error.isEmpty)
+    #expect(result.output.contains("Added 1 notification."))
     #expect(result.output.contains(": Message sent"))
     #expect(result.output.contains("Marked every notification read."))
     #expect(result.output.contains("0 unread"))
@@ -287,48 +589,116 @@ struct CLITests {
     let bad = try cli("run", failing.path)
     #expect(bad.status == 1)
     #expect(bad.error == "error: line 1: No notification with id nope.\n")
+    let missing = try cli("run", cli.folder.appendingPathComponent("none.txt").path)
+    #expect(missing.status == 1)
+    #expect(missing.error.hasSuffix("none.txt: there is no such file.\n"))
+  }
+
+  @Test func runKeepsJSONAndQuotedWordsReadsCRLFAndNamesTheFailingLine() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let script = cli.folder.appendingPathComponent("crlf.txt")
+    let lines = [
+      #"push {"id":"p1","type":"ping","pingId":"x","contactId":"c7","title":"Hi there"}"#,
+      #"push '{"id":"p2","type":"alert","alertId":"a1","title":"Fire"}'"#,
+      "# a comment",
+      "read p1",
+      "show p1",
+      "show nope",
+      "list",
+    ]
+    try Data(lines.joined(separator: "\r\n").utf8).write(to: script)
+    let result = try cli("run", script.path)
+    #expect(result.status == 1)
+    #expect(result.output.hasPrefix("Delivered p1: Hi there\nDelivered p2: Fire\nMarked p1 read.\nHi there\n"))
+    #expect(!result.output.contains("\r"))
+    #expect(result.error == "error: line 6: No notification with id nope.\n")
+  }
+
+  @Test func aScriptLineCannotChangeTheSession() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let other = cli.folder.appendingPathComponent("other.sqlite").path
+    for (line, expected) in [
+      ("seed --inbox \(other)", "error: line 2: --inbox applies to the whole session: pass it to 'run' or 'repl', not to one line\n"),
+      ("list --trace", "error: line 2: --trace applies to the whole session"),
+      ("watch", "error: line 2: 'watch' cannot run inside a script or the repl: run it on its own\n"),
+      ("notice \"unclosed", "error: line 2: A \" quote is not closed\n"),
+      ("push {\"id\":\"p1\"", "error: line 2: The JSON on this line is not closed"),
+    ] {
+      let script = cli.folder.appendingPathComponent("script.txt")
+      try Data("list\n\(line)\nseed\n".utf8).write(to: script)
+      let result = try cli("run", script.path)
+      #expect(result.status == 2, "\(line)")
+      #expect(result.error.hasPrefix(expected), "\(line): \(result.error)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: other))
+    #expect(try cli.listed().isEmpty)
   }
 
   @Test func replRunsTypedCommands() throws {
     let cli = try CLI()
     defer { cli.remove() }
     _ = try cli("seed", "--count", "1")
-    let process = Process()
-    process.executableURL = CLI.executable
-    process.arguments = ["repl", "--inbox", cli.inbox.path]
-    process.environment = ["NO_COLOR": "1", "HOME": cli.folder.path]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(Data("list\nfrobnicate\n".utf8))
-    try input.fileHandleForWriting.close()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    #expect(text.contains("1 unread"))
+    let result = try cli(
+      "repl", input: "list\nfrobnicate\nshow nope\n\nlist\nhelp\nquit\nlist\n")
+    #expect(result.status == 0)
+    // Piped input gets no prompt.
+    #expect(!result.output.contains("notifications>"))
+    // Each error names its own line, and the next line still works.
+    #expect(result.error.hasPrefix("error: line 2: Unknown command 'frobnicate'.\n"))
+    #expect(result.error.contains("\nerror: line 3: No notification with id nope.\n"))
+    #expect(result.output.components(separatedBy: "1 unread").count - 1 == 2)
+    #expect(result.output.contains("  exit, quit              leave (so does Ctrl-D)"))
+    // 'exit' leaves too.
+    let exited = try cli("repl", input: "exit\nlist\n")
+    #expect(exited.status == 0)
+    #expect(exited.output.isEmpty)
+    #expect(exited.error.isEmpty)
   }
 
   @Test func watchPrintsChangesAnotherProcessMakes() throws {
     let cli = try CLI()
     defer { cli.remove() }
     _ = try cli("seed", "--count", "1")
-    let process = Process()
-    process.executableURL = CLI.executable
-    process.arguments = ["watch", "--max-events", "1", "--inbox", cli.inbox.path]
-    process.environment = ["NO_COLOR": "1", "HOME": cli.folder.path]
-    let output = Pipe()
-    process.standardOutput = output
+    let process = cli.process(["watch", "--max-events", "1", "--inbox", cli.inbox.path])
+    let live = LiveOutput(process)
     try process.run()
-    // Give the watcher a moment to load and start polling, then change the inbox.
-    Thread.sleep(forTimeInterval: 1.0)
+    #expect(live.wait(for: "Watching 1 notification (Ctrl-C to stop)", inError: true))
+    // Give the watcher a moment to start polling, then change the inbox.
+    Thread.sleep(forTimeInterval: 0.5)
     _ = try cli("notice", "Fire", "in the kitchen")
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
-    #expect(text.contains("Watching 1 notifications"))
-    #expect(text.contains("new:") && text.contains("Fire"))
+    #expect(live.wait(for: "Fire"))
+    #expect(live.output.hasPrefix("new:"))
+  }
+
+  @Test func watchPrintsEachChangeIntoAPipeAsItHappens() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("seed", "--count", "1")
+    // No --max-events: the watcher runs until stopped, so whatever is read came through the
+    // pipe while it ran (block-buffered output would arrive only at exit).
+    let process = cli.process(["watch", "--inbox", cli.inbox.path])
+    let live = LiveOutput(process)
+    try process.run()
+    defer {
+      if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+      }
+    }
+    #expect(live.wait(for: "Watching 1 notification", inError: true))
+    // What watch says about itself goes to stderr: stdout is only the changes.
+    #expect(live.output.isEmpty)
+    Thread.sleep(forTimeInterval: 0.5)
+    _ = try cli("notice", "Fire", "in the kitchen")
+    #expect(live.wait(for: "Fire  (local)\n", timeout: 10))
+    #expect(process.isRunning)
+    _ = try cli("notice", "Flood", "in the cellar")
+    #expect(live.wait(for: "Flood  (local)\n", timeout: 10))
+    #expect(live.output.split(separator: "\n").allSatisfy { $0.hasPrefix("new:") })
   }
 
   @Test func aPushIsKeptByTheFeatureNotWrittenIntoTheInboxUntilDeleted() async throws {
@@ -365,9 +735,95 @@ struct CLITests {
     let id = ids.first?["id"] as? String ?? ""
     let traced = try cli("read", id, "--trace")
     #expect(traced.status == 0)
-    #expect(traced.output.contains("received action:\n  .notifications(.markAsRead(\"\(id)\"))"))
-    #expect(traced.output.contains("-         isRead: false\n  +         isRead: true"))
-    #expect(traced.output.hasSuffix("Marked \(id) read.\n"))
+    // The trace is a diagnostic: on standard error, leaving the command's output alone.
+    #expect(traced.error.contains("received action:\n  .notifications(.markAsRead(\"\(id)\"))"))
+    #expect(traced.error.contains("-         isRead: false\n  +         isRead: true"))
+    #expect(traced.output == "Marked \(id) read.\n")
+  }
+
+  @Test func jsonStaysValidWhateverElseIsAsked() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let empty = try cli("list", "--json")
+    #expect(empty.output == "[]\n")
+    _ = try cli("seed", "--count", "2")
+    let traced = try cli("list", "--json", "--trace")
+    #expect(traced.status == 0)
+    #expect(traced.error.contains("received action:"))
+    let rows = try JSONSerialization.jsonObject(with: Data(traced.output.utf8)) as? [[String: Any]]
+    #expect(rows?.count == 2)
+    let id = try #require(rows?.first?["id"] as? String)
+    let shown = try cli("show", id, "--json", "--trace")
+    #expect(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) is [String: Any])
+  }
+
+  /// Runs the CLI with its standard output on a pseudo-terminal; returns what it printed.
+  func onTerminal(_ cli: CLI, _ arguments: [String], environment: [String: String]) throws -> String {
+    let primary = Terminal.open(O_RDWR | O_NOCTTY)
+    #expect(primary >= 0 && Terminal.grant(primary) == 0 && Terminal.unlock(primary) == 0)
+    defer { close(primary) }
+    let name = try #require(Terminal.name(primary).map { String(cString: $0) })
+    let secondary = open(name, O_RDWR | O_NOCTTY)
+    try #require(secondary >= 0)
+    let process = cli.process(arguments + ["--inbox", cli.inbox.path], environment: environment)
+    process.standardOutput = FileHandle(fileDescriptor: secondary, closeOnDealloc: false)
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    close(secondary)
+    // The child has exited: what it wrote waits in the terminal; reading past it fails.
+    var output = Data()
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    var pending = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
+    while poll(&pending, 1, 200) > 0 {
+      let count = read(primary, &buffer, buffer.count)
+      guard count > 0 else { break }
+      output.append(contentsOf: buffer[..<count])
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  @Test func colourOnATerminalUnlessNoColorHasAValue() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try cli("seed", "--count", "1")
+    let escape = "\u{1B}["
+    // An empty NO_COLOR does not count (no-color.org): colour stays on.
+    #expect(try onTerminal(cli, ["list"], environment: ["NO_COLOR": "", "TERM": "xterm"]).contains(escape))
+    #expect(!(try onTerminal(cli, ["list"], environment: ["NO_COLOR": "1", "TERM": "xterm"]).contains(escape)))
+    #expect(!(try onTerminal(cli, ["list"], environment: ["NO_COLOR": "", "TERM": "dumb"]).contains(escape)))
+    // Never into a pipe.
+    let piped = cli.process(["list", "--inbox", cli.inbox.path], environment: ["NO_COLOR": "", "TERM": "xterm"])
+    let live = LiveOutput(piped)
+    try piped.run()
+    piped.waitUntilExit()
+    #expect(live.wait(for: "1 unread"))
+    #expect(!live.output.contains(escape))
+  }
+
+  @Test func seedingTwiceAddsToTheInbox() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    // Within one second: the ids of the first seed were once made from the time in seconds.
+    #expect(try cli("seed", "--count", "3").output == "Added 3 notifications.\n")
+    #expect(try cli("seed", "--count", "3").output == "Added 3 notifications.\n")
+    #expect(try cli.listed().count == 6)
+    #expect(try cli("seed", "--count", "1").output == "Added 1 notification.\n")
+  }
+
+  @Test func listAndShowStayTidy() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    // At most 8 highlighted entities, then how many more.
+    _ = try cli("seed", "--count", "60")
+    let lines = try cli("list").output.split(separator: "\n")
+    let highlighted = try #require(lines.last)
+    #expect(highlighted.hasPrefix("highlighted: "))
+    #expect(highlighted.components(separatedBy: ", ").count == 8)
+    #expect(highlighted.range(of: #" and \d+ more$"#, options: .regularExpression) != nil)
+    // A notification without a message shows no empty line for it.
+    _ = try cli("push", #"{"id":"q","type":"system","title":"Hi"}"#)
+    #expect(try cli("show", "q").output.hasPrefix("Hi\n\nid:        q\n"))
   }
 
   @Test func theDemoPlaysItsScriptedSession() throws {
@@ -377,7 +833,7 @@ struct CLITests {
     #expect(result.status == 0)
     #expect(result.output.contains("→ banner: Ping from Grace — Are you there?"))
     #expect(result.output.contains("→ contacts tab, contact c1, ping p9"))
-    #expect(result.output.contains("→ error shown: The server had a problem (400)."))
+    #expect(result.output.contains("→ error shown: The server refused the request (400)."))
     #expect(result.output.contains("received action:"))
     // The pushed notification is still listed after the relaunch at the end, as read.
     #expect(result.output.hasSuffix("→ push-1 listed: true, read: true\n"))

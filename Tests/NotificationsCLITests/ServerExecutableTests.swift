@@ -23,15 +23,80 @@ struct ServerExecutableTests {
   }
 
   @Test func outOfRangeLimitsAreRefusedWithUsageStatus() throws {
+    let hint = "Run 'notifications-server --help' for usage.\n"
     for value in ["0", "-1", "x", "100000"] {
       let (status, error) = try refuse(["--heartbeat", value])
-      #expect(status == 64, "--heartbeat \(value)")
-      #expect(error == "error: --heartbeat takes seconds from 0.01 to 86400\n", "--heartbeat \(value)")
+      #expect(status == 2, "--heartbeat \(value)")
+      #expect(error == "error: --heartbeat takes seconds from 0.01 to 86400\n" + hint, "--heartbeat \(value)")
     }
     for value in ["0", "-5", "many", "100001"] {
       let (status, error) = try refuse(["--max-connections", value])
-      #expect(status == 64, "--max-connections \(value)")
-      #expect(error == "error: --max-connections takes 1 to 100000\n", "--max-connections \(value)")
+      #expect(status == 2, "--max-connections \(value)")
+      #expect(error == "error: --max-connections takes 1 to 100000\n" + hint, "--max-connections \(value)")
     }
+  }
+
+  @Test func unknownOptionsAndMalformedValuesAreRefused() throws {
+    for (arguments, expected) in [
+      (["--bogus", "1"], "error: Unknown option '--bogus'.\nThe options are --port, --inbox, --token,"),
+      (["--prot", "1"], "error: Unknown option '--prot'; did you mean '--port'?\n"),
+      (["--fail-rate", "abc"], "error: --fail-rate takes a fraction from 0 to 1, like 0.2, not 'abc'\n"),
+      (["--fail-rate", "2"], "error: --fail-rate takes a fraction from 0 to 1, like 0.2, not '2'\n"),
+      (["--latency", "soon"], "error: --latency takes milliseconds from 0 to 600000, not 'soon'\n"),
+      (["--fail-next", "3"], "error: --fail-next takes COUNT:STATUS, like 3:503, not '3'\n"),
+      (["--fail-next", "3:200"], "error: --fail-next takes COUNT:STATUS, like 3:503, not '3:200'\n"),
+      (["--port", "--inbox", "x"], "error: --port needs a value\n"),
+      (["--inbox"], "error: --inbox needs a value\n"),
+      (["extra"], "error: Unexpected argument 'extra': every option is --NAME VALUE\n"),
+    ] {
+      // `refuse` puts `--port 0` first; a later --port replaces it.
+      let (status, error) = try refuse(arguments)
+      #expect(status == 2, "\(arguments)")
+      #expect(error.hasPrefix(expected), "\(arguments): \(error)")
+      #expect(error.hasSuffix("Run 'notifications-server --help' for usage.\n"), "\(arguments)")
+    }
+  }
+
+  @Test func helpListsEveryOption() throws {
+    let process = Process()
+    process.executableURL = Self.executable
+    process.arguments = ["--help"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    for option in ["--port", "--inbox", "--token", "--latency", "--fail-rate", "--fail-next", "--heartbeat", "--max-connections"] {
+      #expect(text.contains("\n  \(option) "), "\(option)")
+    }
+  }
+
+  @Test func aPortInUseIsNamedInWords() throws {
+    let first = Process()
+    first.executableURL = Self.executable
+    first.arguments = ["--port", "0", "--inbox", FileManager.default.temporaryDirectory
+      .appendingPathComponent("loom-server-\(UUID().uuidString).sqlite").path]
+    let output = Pipe()
+    first.standardOutput = output
+    first.standardError = FileHandle.nullDevice
+    try first.run()
+    defer {
+      first.terminate()
+      first.waitUntilExit()
+    }
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let byte = output.fileHandleForReading.readData(ofLength: 1)
+      guard !byte.isEmpty else { break }
+      line.append(byte)
+    }
+    let port = try #require(String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    })
+    let (status, error) = try refuse(["--port", "\(port)"])
+    #expect(status == 1)
+    #expect(error == "error: Cannot listen on port \(port): it is in use; pick another with --port (0 picks a free one).\n")
   }
 }

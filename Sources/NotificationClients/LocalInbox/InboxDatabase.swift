@@ -48,7 +48,11 @@ package final class InboxDatabase: Sendable {
       try FileManager.default.createDirectory(
         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     } catch {
-      throw .notWritable(path: path, reason: error.localizedDescription)
+      throw .notWritable(path: path, reason: InboxError.reason(for: error, path: path))
+    }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw .notWritable(path: path, reason: "it is a folder, not a file")
     }
     do {
       queue = try SQLiteQueue(path: path)

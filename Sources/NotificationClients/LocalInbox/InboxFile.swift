@@ -27,7 +27,7 @@ public struct InboxFile: Sendable {
     do {
       data = try Data(contentsOf: url)
     } catch {
-      throw .unreadable(path: path, reason: error.localizedDescription)
+      throw .unreadable(path: path, reason: InboxError.reason(for: error, path: path))
     }
     guard !data.isEmpty else { throw .empty(path: path) }
     struct Version: Decodable { var schemaVersion: Int }
@@ -48,18 +48,39 @@ public struct InboxFile: Sendable {
     }
   }
 
-  /// What a decoding error says, with where in the document it happened.
+  /// What a decoding error says, with where in the document it happened, in words (not
+  /// `CodingKeys(stringValue: …)`).
   static func describe(_ error: any Error) -> String {
-    if let decoding = error as? DecodingError {
-      switch decoding {
-      case .dataCorrupted(let context), .keyNotFound(_, let context),
-        .typeMismatch(_, let context), .valueNotFound(_, let context):
-        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-      @unknown default:
-        return "\(decoding)"
-      }
+    guard let decoding = error as? DecodingError else { return error.localizedDescription }
+    func path(_ keys: [any CodingKey]) -> String {
+      keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        .drop(while: { $0 == "." }).description
     }
-    return error.localizedDescription
+    switch decoding {
+    case .keyNotFound(let key, let context):
+      return "missing field \"\(path(context.codingPath + [key]))\""
+    case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      return "not valid JSON"
+    case .typeMismatch(let type, let context):
+      return "field \"\(path(context.codingPath))\" is not \(describe(type))"
+    case .valueNotFound(_, let context):
+      return "field \"\(path(context.codingPath))\" is null"
+    case .dataCorrupted(let context):
+      return "field \"\(path(context.codingPath))\" is invalid"
+    @unknown default:
+      return "not an inbox"
+    }
+  }
+
+  /// A type as a person calls it: "a number", "a list".
+  static func describe(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "a string"
+    case is Int.Type, is Double.Type: "a number"
+    case is Bool.Type: "true or false"
+    case is [Any].Type: "a list"
+    case is [String: Any].Type: "an object"
+    default: "of the expected kind"
+    }
   }
 }

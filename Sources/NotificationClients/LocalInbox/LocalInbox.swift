@@ -132,7 +132,7 @@ public final class LocalInbox: Sendable {
           }
         }
       } catch {
-        throw .notWritable(path: path, reason: error.localizedDescription)
+        throw .notWritable(path: path, reason: InboxError.reason(for: error, path: path))
       }
       return destination
     }

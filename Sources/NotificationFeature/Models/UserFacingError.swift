@@ -34,8 +34,10 @@ public enum UserFacingError: Error, Sendable, Hashable, Codable {
     case .server(429): "The server had a problem (429): too many requests. Try again shortly."
     case .server(let status) where (500...599).contains(status):
       "The server had a problem (\(status)). Try again later."
-    case .server(let status): "The server had a problem (\(status)). The request was refused."
-    case .invalidData(let reason): "The server sent something unexpected: \(reason)."
+    case .server(let status): "The server refused the request (\(status))."
+    case .invalidData(let reason):
+      // The reason is a clause of the sentence, without a final period of its own.
+      "The server sent something unexpected: \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)."
     case .operationFailed(let message): message
     }
   }

@@ -18,10 +18,14 @@ struct UserFacingErrorTests {
         == "The server had a problem (429): too many requests. Try again shortly.")
     #expect(
       UserFacingError.server(status: 400).message
-        == "The server had a problem (400). The request was refused.")
+        == "The server refused the request (400).")
     #expect(
       UserFacingError.invalidData(reason: "the date is missing").message
         == "The server sent something unexpected: the date is missing.")
+    // A reason that ends a sentence of its own does not end this one twice ("JSON..").
+    #expect(
+      UserFacingError.invalidData(reason: "The given data was not valid JSON.").message
+        == "The server sent something unexpected: The given data was not valid JSON.")
     #expect(UserFacingError.operationFailed(message: "Disk full.").message == "Disk full.")
   }
 
