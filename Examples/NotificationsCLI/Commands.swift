@@ -158,16 +158,20 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     guard let title = arguments.positional.first else {
       throw .usage("'notice' needs a title")
     }
+    guard !title.allSatisfy(\.isWhitespace) else {
+      throw .usage("'notice' needs a title that is not blank")
+    }
     let message = arguments.positional.dropFirst().joined(separator: " ")
     try await session.load()
+    // The shell only sends the action: the feature keeps the notice (on the device, saved with
+    // its settings), and the next run lists it.
+    let before = Set(session.feature.notifications.ids)
     await session.send(.recordLocalNotice(title: title, message: message))
-    guard let notice = session.feature.notifications.first(where: { $0.isLocal && $0.title == title })
+    guard
+      let notice = session.feature.notifications.first(where: {
+        $0.isLocal && !before.contains($0.id)
+      })
     else { throw .failed("The notice was not recorded.") }
-    do {
-      try session.inbox.insert([notice])
-    } catch {
-      throw .failed("\(error)")
-    }
     return "Recorded \(notice.id): \(notice.title)"
 
   case "seed":

@@ -19,6 +19,16 @@ struct CLI {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 
+  /// Inserts a notification titled `title` into this test's inbox, as another process (the
+  /// development server, say) would.
+  func insert(_ title: String) throws {
+    try LocalInbox(url: inbox).insert([
+      NotificationData(
+        id: "other-\(title.lowercased())", type: .system, title: title, message: "",
+        timestamp: Date())
+    ])
+  }
+
   static var executable: URL {
     // The test bundle and the executable are built into the same folder.
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -253,6 +263,35 @@ struct CLITests {
     let list = try cli("list").output
     #expect(list.contains("Message sent  (local)"))
     #expect(list.hasSuffix("0 unread\n"))
+  }
+
+  /// The shell only sends the action: the feature keeps the notice on the device (saved with
+  /// the pushes), not in the inbox's feed, and the next run lists it.
+  @Test func aLocalNoticeIsKeptByTheFeatureNotWrittenIntoTheInbox() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    #expect(try cli("notice", "Message sent").status == 0)
+    let page = try await LocalInbox(url: cli.inbox).notificationClient.fetchPage(
+      PageRequest(limit: 50))
+    #expect(page.items.isEmpty)
+    #expect(try cli("list").output.contains("Message sent  (local)"))
+  }
+
+  /// Titles are cleaned (spaces trimmed, a line break folded) and still recorded; a blank one
+  /// is refused. The CLI looked the notice up by its raw title, so these failed.
+  @Test func aNoticeTitleIsCleanedAndABlankOneIsRefused() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let spaced = try cli("notice", "  spaced title  ")
+    #expect(spaced.status == 0)
+    #expect(spaced.output.hasSuffix(": spaced title\n"))
+    let folded = try cli("notice", "two\nlines")
+    #expect(folded.status == 0)
+    #expect(!folded.output.contains("\n\n"))
+    let blank = try cli("notice", "   ")
+    #expect(blank.status == 2)
+    #expect(blank.error.hasPrefix("error: 'notice' needs a title that is not blank"))
+    #expect(try cli("list").output.hasSuffix("0 unread\n"))
   }
 
   @Test func unknownIDsFailOnStandardError() throws {
@@ -667,7 +706,7 @@ struct CLITests {
     #expect(live.wait(for: "Watching 1 notification (Ctrl-C to stop)", inError: true))
     // Give the watcher a moment to start polling, then change the inbox.
     Thread.sleep(forTimeInterval: 0.5)
-    _ = try cli("notice", "Fire", "in the kitchen")
+    try cli.insert("Fire")
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     #expect(live.wait(for: "Fire"))
@@ -693,11 +732,11 @@ struct CLITests {
     // What watch says about itself goes to stderr: stdout is only the changes.
     #expect(live.output.isEmpty)
     Thread.sleep(forTimeInterval: 0.5)
-    _ = try cli("notice", "Fire", "in the kitchen")
-    #expect(live.wait(for: "Fire  (local)\n", timeout: 10))
+    try cli.insert("Fire")
+    #expect(live.wait(for: "Fire\n", timeout: 10))
     #expect(process.isRunning)
-    _ = try cli("notice", "Flood", "in the cellar")
-    #expect(live.wait(for: "Flood  (local)\n", timeout: 10))
+    try cli.insert("Flood")
+    #expect(live.wait(for: "Flood\n", timeout: 10))
     #expect(live.output.split(separator: "\n").allSatisfy { $0.hasPrefix("new:") })
   }
 
