@@ -94,4 +94,33 @@ struct ChangeOrderTests {
     listed.isRead = false
     #expect(store.state.notifications[id: "p1"] == listed)
   }
+
+  /// Found by the lifetime model-based test under load: a page the backend read before it
+  /// applied a change, answered after the change was confirmed, listed the notification as it
+  /// was before the change, with no error, until the next refresh.
+  @Test func aPageReadBeforeAChangeWasConfirmedDoesNotUndoIt() async {
+    let pageArrives = TestContinuation<Void>()
+    let backendIsRead = LockedState(false)
+    let store = Store(initialState: NotificationsFeature.State(notifications: Fixtures.feed)) {
+      NotificationsFeature()
+    } withDependencies: {
+      $0.useFeatureDefaults()
+      $0.notificationClient.fetchPage = { _ in
+        // Read now, answered later.
+        var items = Fixtures.feed
+        items[0].isRead = backendIsRead.withLock { $0 }
+        try await pageArrives.value
+        return NotificationPage(items: items, hasMore: false)
+      }
+      $0.notificationClient.markAsRead = { _ in backendIsRead.withLock { $0 = true } }
+    }
+    let refresh = store.send(.refreshRequested)
+    await Task.yield()
+    await store.send(.markAsRead("n1")).finish()
+    #expect(store.state.sync.pendingChanges.isEmpty)
+    pageArrives.resume()
+    await refresh.finish()
+    #expect(backendIsRead.withLock { $0 })
+    #expect(store.state.notifications[id: "n1"]?.isRead == true)
+  }
 }

@@ -150,12 +150,17 @@ struct OptimisticChangeTests {
       $0.deletedIDs = ["n2"]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    // Confirmed while the page loads: kept until it is listed.
+    await store.receive(.sync(.changeSucceeded(changeID))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading = [.delete("n2")]
+    }
     // The page was made before the deletion reached the backend.
     page.resume(returning: NotificationPage(items: Fixtures.feed))
     await store.receive(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
       $0.isLoading = false
       $0.hasLoadedOnce = true
+      $0.sync.confirmedWhileLoading = []
     }
   }
 

@@ -54,6 +54,7 @@ struct SyncEngineTests {
     let id = perform(unread, sending: .markAsUnread("n1"), in: &state)
     let store = makeEngineStore(state)
     await store.send(.changeSucceeded(id)) {
+      $0.confirmedWhileLoading.append(.markAsUnread("n1"))
       $0.pendingChanges = [:]
       $0.superseded = [:]
       $0.outboxRollbacks = [:]
@@ -79,6 +80,7 @@ struct SyncEngineTests {
       $0.outboxEntryInFlight = .markAsRead("n1")
     }
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
@@ -110,6 +112,7 @@ struct SyncEngineTests {
       $0.outboxEntryInFlight = .markAsRead("n2")
     }
     await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.confirmedWhileLoading.append(.markAsRead("n2"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [.markAsRead("n1"): read]
@@ -117,6 +120,7 @@ struct SyncEngineTests {
     }
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     await store.send(.changeSucceeded(unreadID)) {
+      $0.confirmedWhileLoading.append(.markAsUnread("n1"))
       $0.pendingChanges = [:]
       $0.superseded = [:]
       $0.outboxRollbacks = [:]
@@ -142,6 +146,7 @@ struct SyncEngineTests {
       $0.notificationClient.markAsUnread = { _ in try await unreadArrives.value }
     }
     await store.send(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.waiting = [:]
       $0.outboxBeingSaved = SavedOutbox(entries: [])
@@ -149,6 +154,7 @@ struct SyncEngineTests {
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     unreadArrives.resume()
     await store.receive(.changeSucceeded(unreadID)) {
+      $0.confirmedWhileLoading.append(.markAsUnread("n1"))
       $0.pendingChanges = [:]
       $0.superseded = [:]
       $0.outboxRollbacks = [:]
@@ -189,6 +195,7 @@ struct SyncEngineTests {
       $0.outboxEntryInFlight = .markAsRead("n1")
     }
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
@@ -217,6 +224,7 @@ struct SyncEngineTests {
       $0.outboxEntryInFlight = .markAsRead("n1")
     }
     await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+      $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
@@ -258,6 +266,7 @@ struct SyncEngineTests {
       $0.outboxEntryInFlight = .markAsRead("n2")
     }
     await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.confirmedWhileLoading.append(.markAsRead("n2"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]
@@ -321,6 +330,7 @@ struct SyncEngineTests {
       $0.outboxEntryInFlight = .markAsRead("n2")
     }
     await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+      $0.confirmedWhileLoading.append(.markAsRead("n2"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
       $0.outboxRollbacks = [:]

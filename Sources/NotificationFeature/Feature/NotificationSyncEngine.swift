@@ -69,6 +69,10 @@ import Loom
 //    sends an entry older than a change in flight for the same notification.
 // 11. At most one queued entry is sent at a time (`outboxEntryInFlight`), and its call is never
 //    cancelled: a retry scheduled meanwhile waits for it.
+// 12. Every change confirmed (sent, or queued and sent) is appended to `confirmedWhileLoading`,
+//    which applies to what the backend sends before the pending changes do: a page the backend
+//    read before it applied a change, answered after the change was confirmed, still lists the
+//    change. The notification center empties it whenever no page is loading.
 
 /// The sync engine of ``NotificationsFeature``: the optimistic changes waiting for the backend,
 /// the outbox of changes to send again, supersession and rollback. It owns no part of the list;
@@ -121,6 +125,10 @@ public struct NotificationSyncEngine: Reducer {
     public var waiting: [UUID: OutboxEntry] = [:]
     /// The queued entry being sent, if any: one at a time.
     public var outboxEntryInFlight: OutboxEntry?
+    /// The changes confirmed (sent, or queued and sent) while the notification center loads a
+    /// page, oldest first: a page the backend read before it applied them, answered after,
+    /// still lists them. The notification center empties it once no page loads.
+    public var confirmedWhileLoading: [OutboxEntry] = []
 
     public init() {}
 
@@ -130,6 +138,15 @@ public struct NotificationSyncEngine: Reducer {
     /// - Complexity: O(*c*) for *c* notification ids in the pending and queued changes.
     public func applyingPendingChanges(to incoming: NotificationData) -> NotificationData? {
       var notification = incoming
+      for entry in confirmedWhileLoading {
+        switch entry {
+        case .markAsRead(let id) where id == notification.id: notification.isRead = true
+        case .markAsUnread(let id) where id == notification.id: notification.isRead = false
+        case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
+        case .delete(let id) where id == notification.id: return nil
+        default: break
+        }
+      }
       for change in pendingChanges.values {
         switch change {
         case .setRead(let id, let isRead, _) where id == notification.id:
@@ -373,7 +390,9 @@ public struct NotificationSyncEngine: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .changeSucceeded(let changeID):
-      state.pendingChanges.removeValue(forKey: changeID)
+      if let change = state.pendingChanges.removeValue(forKey: changeID) {
+        state.confirmedWhileLoading.append(change.outboxEntry)
+      }
       guard state.superseded.removeValue(forKey: changeID) != nil else {
         return sendWaitingChanges(&state)
       }
@@ -450,6 +469,7 @@ public struct NotificationSyncEngine: Reducer {
 
     case .outboxEntrySent(let entry):
       if state.outboxEntryInFlight == entry { state.outboxEntryInFlight = nil }
+      state.confirmedWhileLoading.append(entry)
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
       state.forgetEntriesNoLongerHeld()
       return .merge(

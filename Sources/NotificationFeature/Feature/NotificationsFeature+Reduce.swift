@@ -3,6 +3,16 @@ import Loom
 
 extension NotificationsFeature {
   func reduceCore(into state: inout State, action: Action) -> Effect<Action> {
+    let effect = reduceAction(into: &state, action: action)
+    // The changes confirmed while a page loads are applied to it (it may have been read before
+    // the backend applied them); once nothing loads, they are forgotten.
+    if !state.isLoading && !state.sync.confirmedWhileLoading.isEmpty {
+      state.sync.confirmedWhileLoading = []
+    }
+    return effect
+  }
+
+  func reduceAction(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .onAppear:
       var effects: [Effect<Action>] = [startUpdates(&state, attempt: 0), listenForResponses()]
