@@ -923,5 +923,11 @@ struct CLITests {
     #expect(traced.error.hasPrefix("received action:\n  .notifications(.foregroundChanged(false))\n"))
     #expect(traced.error.contains("  .notifications(.pushReceived("))
     #expect(traced.error.contains("+     isInForeground: true"))
+    // Its help lists --trace, under one OPTIONS heading.
+    let help = try cli("demo", "--help", useInbox: false).output
+    #expect(help.hasPrefix("USAGE: notifications demo [--trace]\n"))
+    #expect(help.hasSuffix(
+      "\n\nOPTIONS\n  --trace         print every action and the state change it caused, on stderr\n"
+        + "  --help          show this help (also -h)\n"))
   }
 }
