@@ -75,7 +75,8 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
     shell.selectedContactID.map { "contact \($0)" }, shell.selectedAlertID.map { "alert \($0)" },
     shell.selectedPingID.map { "ping \($0)" },
   ].compactMap { $0 }
-  story.say("The app shows the \(shell.selectedTab.rawValue) tab: \(selection.isEmpty ? "nothing selected" : selection.joined(separator: ", ")).")
+  let selected = selection.isEmpty ? "nothing selected" : selection.joined(separator: ", ")
+  story.say("The app shows the \(shell.selectedTab.rawValue) tab: \(selected).")
   story.say("push-1 is \(story.readState("push-1", in: app)): \(story.counts(app)).")
   story.error(app)
 
@@ -84,14 +85,16 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
   story.say("\(story.counts(app)); \(story.badge(app)).")
   story.error(app)
 
-  guard let first = app.feature.filteredNotifications.first(where: { !$0.isLocal && $0.id != "push-1" })
+  guard
+    let first = app.feature.filteredNotifications.first(where: { !$0.isLocal && $0.id != "push-1" })
   else { throw .failed("The demo inbox is empty.") }
   let id = first.id
 
   story.section("The server refuses a change")
   faults.withLock { $0 = [.server(status: 400)] }
   let unread = app.store.send(.notifications(.markAsUnread(id)))
-  story.say("Mark \(id) unread: at once it is \(story.readState(id, in: app)) (\(story.counts(app))).")
+  story.say(
+    "Mark \(id) unread: at once it is \(story.readState(id, in: app)) (\(story.counts(app))).")
   await unread.finish()
   story.say("The server answers. \(story.shownError(app))")
   story.say("Now \(id) is \(story.readState(id, in: app)): \(story.counts(app)).")
@@ -103,7 +106,8 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
   story.say("Delete \(id): at once it is \(story.listedState(id, in: app)) (\(story.counts(app))).")
   await delete.finish()
   let waiting = app.feature.sync.outbox.count
-  story.say("The server cannot be reached: \(waiting) change\(waiting == 1 ? "" : "s") wait\(waiting == 1 ? "s" : "") in the outbox. \(story.shownError(app))")
+  let changes = waiting == 1 ? "1 change waits" : "\(waiting) changes wait"
+  story.say("The server cannot be reached: \(changes) in the outbox. \(story.shownError(app))")
   story.say("\(id) is \(story.listedState(id, in: app)).")
 
   story.section("Relaunch: a new session on the same inbox")
@@ -112,8 +116,11 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
   story.table(relaunched)
   story.say("\(story.counts(relaunched)); \(story.badge(relaunched)).")
   let left = relaunched.feature.sync.outbox.count
-  story.say("Outbox: \(left == 0 ? "empty, every change sent" : "\(left) waiting"); \(id) is \(story.listedState(id, in: relaunched)).")
-  story.say("push-1 is \(story.listedState("push-1", in: relaunched)) and \(story.readState("push-1", in: relaunched)) (the inbox never had it; the app kept it).")
+  let outbox = left == 0 ? "empty, every change sent" : "\(left) waiting"
+  story.say("Outbox: \(outbox); \(id) is \(story.listedState(id, in: relaunched)).")
+  let listed = story.listedState("push-1", in: relaunched)
+  let read = story.readState("push-1", in: relaunched)
+  story.say("push-1 is \(listed) and \(read) (the inbox never had it; the app kept it).")
   story.error(relaunched)
 }
 
@@ -128,7 +135,8 @@ struct DemoStory {
 
   /// A header and its rule; a blank line before every header but the first.
   mutating func section(_ title: String) {
-    print((hasSection ? "\n" : "") + "── \(title) " + String(repeating: "─", count: max(3, 60 - title.count)))
+    let rule = String(repeating: "─", count: max(3, 60 - title.count))
+    print((hasSection ? "\n" : "") + "── \(title) \(rule)")
     hasSection = true
   }
 
