@@ -273,8 +273,11 @@ struct CommandSpec {
     if !options.isEmpty {
       lines += ["", "OPTIONS"] + Self.rows(options)
     }
-    lines += ["", takesGlobalOptions ? "GLOBAL OPTIONS" : "OPTIONS"]
-      + Self.rows(takesGlobalOptions ? Option.global : [Option.help])
+    if takesGlobalOptions {
+      lines += ["", "GLOBAL OPTIONS"] + Self.rows(Option.global)
+    } else {
+      lines += (options.isEmpty ? ["", "OPTIONS"] : []) + Self.rows([Option.help])
+    }
     return lines.joined(separator: "\n")
   }
 
@@ -303,7 +306,14 @@ struct CommandSpec {
 
   static let all: [CommandSpec] = [
     CommandSpec(
-      name: "demo", synopsis: "", summary: "play a scripted session on a fresh temporary inbox",
+      name: "demo", synopsis: "[--trace]", summary: "play a scripted session on a fresh temporary inbox",
+      options: [Option.trace],
+      details: """
+        Play a scripted session on a fresh temporary inbox: a push arriving, a tap, mark-all-read,
+        a change the server refuses, one kept in the outbox through a network error, and a
+        relaunch. Each section says what happened and what the person sees. With --trace, every action and the
+        state change it caused are printed on stderr too.
+        """,
       takesGlobalOptions: false),
     CommandSpec(
       name: "list", synopsis: "[--all] [--type TYPE] [--unread] [--json]",

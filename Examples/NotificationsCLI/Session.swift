@@ -134,7 +134,7 @@ final class Session {
 /// The feature sleeps only to back off: before it sends a queued change again (for minutes, up
 /// to `NotificationSyncEngine.maximumOutboxAttempts` times) or reconnects its live stream. A
 /// command does not wait for those: the queued change stays saved with the inbox's settings,
-/// and the next command's launch sends it. (`watch` and the demo keep the continuous clock.)
+/// and the next command's launch sends it. (`watch` keeps the continuous clock.)
 struct NoWaitingClock: Clock {
   var now: ContinuousClock.Instant { .now }
   var minimumResolution: Duration { .zero }

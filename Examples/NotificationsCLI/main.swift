@@ -28,7 +28,7 @@ func main() async -> Int32 {
   let renderer = Renderer()
   do {
     if arguments.command == "demo" {
-      try await runDemo(renderer: renderer)
+      try await runDemo(renderer: renderer, trace: arguments.flags.contains("--trace"))
       return 0
     }
     // The command line is checked before the inbox is opened, so that a mistake changes nothing.

@@ -865,16 +865,69 @@ struct CLITests {
     #expect(try cli("show", "q").output.hasPrefix("Hi\n\nid:        q\n"))
   }
 
-  @Test func theDemoPlaysItsScriptedSession() throws {
+  /// The demo's sections, in order.
+  static let demoSections = [
+    "Launch: the app loads the inbox", "A push arrives while the app is open",
+    "The person taps the push", "Mark all as read", "The server refuses a change",
+    "The network is down", "Relaunch: a new session on the same inbox",
+  ]
+
+  @Test func theDemoTellsAShortStoryUnderHeaders() throws {
     let cli = try CLI()
     defer { cli.remove() }
     let result = try cli("demo", useInbox: false)
     #expect(result.status == 0)
-    #expect(result.output.contains("→ banner: Ping from Grace — Are you there?"))
-    #expect(result.output.contains("→ contacts tab, contact c1, ping p9"))
-    #expect(result.output.contains("→ error shown: The server refused the request (400)."))
-    #expect(result.output.contains("received action:"))
-    // The pushed notification is still listed after the relaunch at the end, as read.
-    #expect(result.output.hasSuffix("→ push-1 listed: true, read: true\n"))
+    #expect(result.error == "")
+    let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.count < 50, "\(lines.count) lines")
+    #expect(!result.output.contains("received action:"))
+    // Nothing before the first header; each header has a rule and, but for the first, a blank
+    // line before it.
+    let headers = lines.indices.filter { lines[$0].hasPrefix("──") }
+    #expect(headers.first == 0)
+    #expect(headers.map { lines[$0].range(of: #"^── (.+) ─{3,}$"#, options: .regularExpression) != nil }
+      == Array(repeating: true, count: headers.count))
+    #expect(headers.map { String(lines[$0].dropFirst(3).prefix { $0 != "─" }.dropLast()) } == Self.demoSections)
+    #expect(headers.dropFirst().allSatisfy { lines[$0 - 1].isEmpty })
+    for line in [
+      "Banner: Ping from Grace — Are you there?",
+      "push-1 is listed first: 6 notifications, 6 unread; the badge shows 6.",
+      "The app shows the contacts tab: contact c1, ping p9.",
+      "push-1 is read: 6 notifications, 5 unread.",
+      "6 notifications, 0 unread; no badge.",
+      "The server answers. Error shown: The server refused the request (400).",
+      "The server cannot be reached: 1 change waits in the outbox. No error is shown.",
+    ] {
+      #expect(lines.contains(line), "\(line)")
+    }
+    // After the relaunch the pushed notification is still listed first, and read.
+    let relaunch = try #require(headers.last)
+    let table = lines[(relaunch + 1)...]
+    #expect(table.first?.hasSuffix(" push-1  Ping from Grace") == true)
+    #expect(table.first?.hasPrefix("  ") == true)
+    #expect(result.output.hasSuffix(
+      "push-1 is listed and read (the inbox never had it; the app kept it).\n"))
+  }
+
+  @Test func theDemoTracesOnStderrAndTellsTheSameStory() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let story = try cli("demo", useInbox: false)
+    let traced = try cli("demo", "--trace", useInbox: false)
+    #expect(traced.status == 0)
+    // The sample notifications' ids differ from run to run.
+    func sameIDs(_ text: String) -> String {
+      text.replacingOccurrences(of: #"s[0-9a-f]{8}-"#, with: "s-", options: .regularExpression)
+    }
+    #expect(sameIDs(traced.output) == sameIDs(story.output))
+    #expect(traced.error.hasPrefix("received action:\n  .notifications(.foregroundChanged(false))\n"))
+    #expect(traced.error.contains("  .notifications(.pushReceived("))
+    #expect(traced.error.contains("+     isInForeground: true"))
+    // Its help lists --trace, under one OPTIONS heading.
+    let help = try cli("demo", "--help", useInbox: false).output
+    #expect(help.hasPrefix("USAGE: notifications demo [--trace]\n"))
+    #expect(help.hasSuffix(
+      "\n\nOPTIONS\n  --trace         print every action and the state change it caused, on stderr\n"
+        + "  --help          show this help (also -h)\n"))
   }
 }
