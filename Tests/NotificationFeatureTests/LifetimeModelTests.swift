@@ -41,12 +41,12 @@ struct LifetimeModelTests {
   static let aQueuedClearAllSparesNewerNotifications = false
 
   /// Whether the catch-up after a reconnect leaves alone what a first page loaded meanwhile
-  /// already reflects. Today a page carries no cursor, so the catch-up since the newest cursor
-  /// replays changes the page has: a replayed update of a notification past the first page
-  /// takes it out of the unread notifications not loaded a second time, and the count is off
-  /// after the refresh (see `CatchUpReplayTests`). While off, converging lets the catch-up of a
-  /// reconnect finish before it refreshes. Turned on when pages carry the cursor they reflect.
-  static let aCatchUpSkipsWhatANewerPageHas = false
+  /// already reflects: a page carries the cursor of the change it reflects
+  /// (`NotificationPage.changeCursor`), so the catch-up replays only what came after it; before,
+  /// a replayed update of a notification past the first page took it out of the unread
+  /// notifications not loaded a second time (see `CatchUpReplayTests`). While off, converging
+  /// lets the catch-up of a reconnect finish before it refreshes.
+  static let aCatchUpSkipsWhatANewerPageHas = true
 
   nonisolated static var seeds: [UInt64] {
     let environment = ProcessInfo.processInfo.environment

@@ -40,9 +40,11 @@ struct UnreadTotalEventTests {
     let withPush = [pushed] + feed
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(
-      .pageLoaded(PagedFeed.page(0..<50, of: withPush, unreadTotal: 121), replacing: true)
+      .pageLoaded(
+        PagedFeed.page(0..<50, of: withPush, unreadTotal: 121, changes: 1), replacing: true)
     ) {
       $0.isLoading = false
+      $0.newestCursor = "1"
       $0.notifications = NotificationFeed(uniqueElements: withPush.prefix(50))
       $0.unlistedPushIDs = []
       $0.unreadNotLoaded = 71
@@ -89,7 +91,8 @@ struct UnreadTotalEventTests {
     let withPush = Array(feed[0..<59]) + [pushed] + feed[59...]
     await store.send(.loadMoreRequested) { $0.isLoading = true }
     await store.receive(
-      .pageLoaded(PagedFeed.page(50..<100, of: withPush, unreadTotal: 121), replacing: false)
+      .pageLoaded(
+        PagedFeed.page(50..<100, of: withPush, unreadTotal: 121, changes: 1), replacing: false)
     ) {
       $0.isLoading = false
       $0.nextCursor = "100"

@@ -33,9 +33,11 @@ struct UnreadTotalTests {
     confirmed[0].isRead = true
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(
-      .pageLoaded(PagedFeed.page(0..<50, of: confirmed, unreadTotal: 119), replacing: true)
+      .pageLoaded(
+        PagedFeed.page(0..<50, of: confirmed, unreadTotal: 119, changes: 1), replacing: true)
     ) {
       $0.isLoading = false
+      $0.newestCursor = "1"
     }
 
     // Another device reads two notifications this one has not loaded: the next refresh says so.
@@ -44,9 +46,11 @@ struct UnreadTotalTests {
     confirmed[61].isRead = true
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(
-      .pageLoaded(PagedFeed.page(0..<50, of: confirmed, unreadTotal: 117), replacing: true)
+      .pageLoaded(
+        PagedFeed.page(0..<50, of: confirmed, unreadTotal: 117, changes: 3), replacing: true)
     ) {
       $0.isLoading = false
+      $0.newestCursor = "3"
       $0.unreadNotLoaded = 68
     }
     await store.receive(.delegate(.unreadCountChanged(117)))
@@ -126,7 +130,7 @@ struct UnreadTotalTests {
   }
 
   @Test func aPageWithoutATotalFallsBackToCountingTheLoadedNotifications() async {
-    let first = PagedFeed.page(0..<50, unreadTotal: nil)
+    let first = PagedFeed.page(0..<50, unreadTotal: nil, changes: nil)
     let store = makeStore([]) { $0.notificationClient.fetchPage = { _ in first } }
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(first, replacing: true)) {
@@ -139,7 +143,7 @@ struct UnreadTotalTests {
     await store.receive(.delegate(.unreadCountChanged(50)))
     #expect(store.state.unreadNotLoaded == nil)
     // And a later page counts what it loads.
-    await store.send(.pageLoaded(PagedFeed.page(50..<100, unreadTotal: nil), replacing: false)) {
+    await store.send(.pageLoaded(PagedFeed.page(50..<100, unreadTotal: nil, changes: nil), replacing: false)) {
       $0.nextCursor = "100"
       $0.notifications = NotificationFeed(uniqueElements: feed.prefix(100))
     }

@@ -46,6 +46,24 @@ struct ServerIntegrationTests {
     #expect(response.contains(#""unreadTotal":3"#))
   }
 
+  @Test func pagesSayWhichChangeTheyReflect() async throws {
+    let server = try TestServer(
+      notifications: (0..<5).map { sample("n\($0)", secondsAgo: Double($0)) })
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    // Seeding the inbox logged five insertions.
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).changeCursor == "5")
+    try await client.markAllAsRead(["n0", "n3"])
+    let page = try await client.fetchPage(PageRequest(limit: 2))
+    #expect(page.changeCursor == "7")
+    // Catching up from a page's cursor replays nothing the page has.
+    #expect(try await client.changesSince("7").isEmpty)
+    let response = await server.raw(
+      "GET /api/notifications?limit=1 HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
+        + "Connection: close\r\n\r\n")
+    #expect(response.contains(#""changeCursor":"7""#))
+  }
+
   @Test func aWrongTokenIsUnauthorized() async throws {
     let server = try TestServer()
     defer { server.stop() }

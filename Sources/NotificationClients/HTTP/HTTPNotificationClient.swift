@@ -32,7 +32,7 @@ extension NotificationClient {
         }
         return NotificationPage(
           items: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore,
-          unreadTotal: page.unreadTotal)
+          unreadTotal: page.unreadTotal, changeCursor: page.changeCursor)
       },
       updates: { since in try await api.events(since: since) },
       changesSince: { cursor in
@@ -60,7 +60,8 @@ extension NotificationClient {
 ///
 /// `unreadTotal` is optional: a server that does not send it gives `nil`, and so does one that
 /// sends something other than a count (described in `unreadTotalProblem`); the feature then
-/// counts the notifications it loaded.
+/// counts the notifications it loaded. `changeCursor` is optional too: without it (an older
+/// server) the feature catches up from the newest change it heard of.
 package struct LossyPage: Decodable {
   package var items: [NotificationData] = []
   package var problems: [String] = []
@@ -68,8 +69,9 @@ package struct LossyPage: Decodable {
   package var hasMore: Bool
   package var unreadTotal: Int?
   package var unreadTotalProblem: String?
+  package var changeCursor: String?
 
-  enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore, unreadTotal }
+  enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore, unreadTotal, changeCursor }
 
   private struct Item: Decodable {
     var notification: NotificationData?
@@ -91,6 +93,7 @@ package struct LossyPage: Decodable {
     }
     nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
     hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore) ?? false
+    changeCursor = try container.decodeIfPresent(String.self, forKey: .changeCursor)
     do {
       let total = try container.decodeIfPresent(Int.self, forKey: .unreadTotal)
       if let total, total < 0 {

@@ -103,7 +103,8 @@ public final class InMemoryNotificationBackend: Sendable {
           let hasMore = end < state.notifications.count
           return NotificationPage(
             items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore,
-            unreadTotal: state.notifications.elements.count(where: { !$0.isRead }))
+            unreadTotal: state.notifications.elements.count(where: { !$0.isRead }),
+            changeCursor: String(state.cursor))
         }
       },
       updates: { since in

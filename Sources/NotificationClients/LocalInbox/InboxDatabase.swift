@@ -101,22 +101,29 @@ package final class InboxDatabase: Sendable {
   // MARK: Reading
 
   /// The page of `limit` notifications after the first `offset`, newest first, with the
-  /// feed's unread total.
+  /// feed's unread total and the cursor of the newest change it reflects.
+  ///
+  /// The rows, the total and the cursor are read in one transaction, so they agree even when
+  /// another process changes the inbox meanwhile: a catch-up from the page's cursor replays
+  /// exactly the changes the page does not have.
   package func page(offset: Int, limit: Int) throws(InboxError) -> NotificationPage {
     guard offset >= 0 else { throw .invalidRequest("The offset must be 0 or more, not \(offset).") }
     guard (1...Self.maximumPageSize).contains(limit) else {
       throw .invalidRequest("The limit must be 1 to \(Self.maximumPageSize), not \(limit).")
     }
     return try reading { db in
-      // One more row than asked tells whether there is a next page without counting.
-      var items = try db.statement(
-        "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id LIMIT ? OFFSET ?"
-      ).rows([.integer(Int64(limit) + 1), .integer(Int64(offset))], Self.notification)
-      let hasMore = items.count > limit
-      if hasMore { items.removeLast() }
-      return NotificationPage(
-        items: items, nextCursor: hasMore ? String(offset + items.count) : nil,
-        hasMore: hasMore, unreadTotal: try Self.unreadCount(db))
+      try db.transaction(.deferred) {
+        // One more row than asked tells whether there is a next page without counting.
+        var items = try db.statement(
+          "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id LIMIT ? OFFSET ?"
+        ).rows([.integer(Int64(limit) + 1), .integer(Int64(offset))], Self.notification)
+        let hasMore = items.count > limit
+        if hasMore { items.removeLast() }
+        return NotificationPage(
+          items: items, nextCursor: hasMore ? String(offset + items.count) : nil,
+          hasMore: hasMore, unreadTotal: try Self.unreadCount(db),
+          changeCursor: String(try Self.latestCursor(db)))
+      }
     }
   }
 

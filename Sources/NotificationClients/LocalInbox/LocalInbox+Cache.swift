@@ -109,6 +109,9 @@ extension LocalInbox {
     let offset = request.cursor == nil ? max(0, request.offset ?? 0) : 0
     var page = try cacheDatabase { try $0.page(offset: offset, limit: min(max(1, request.limit), InboxDatabase.maximumPageSize)) }
     page.nextCursor = page.hasMore ? "\(Self.cacheCursorPrefix)\(offset + page.items.count)" : nil
+    // The cache's own change log is not the remote's: catching up from its cursor would ask
+    // the remote for the wrong changes.
+    page.changeCursor = nil
     return page
   }
 

@@ -37,15 +37,25 @@ public struct NotificationPage: Sendable, Hashable, Codable {
   /// has made that the backend has not confirmed yet; without it, the count is of the
   /// notifications loaded.
   public var unreadTotal: Int?
+  /// The cursor of the newest change the page reflects: the backend's newest change cursor
+  /// (the one ``NotificationEvent/cursor`` and ``NotificationClient/changesSince`` use) when
+  /// it read the page. `nil` when the backend does not say (a page encoded without it decodes
+  /// as `nil`).
+  ///
+  /// A first page replaces the list, so the feature catches up from here on its next
+  /// (re)connect, and a catch-up asked for earlier skips the changes up to this one: a change
+  /// the page already has is not applied twice.
+  public var changeCursor: String?
 
   public init(
     items: [NotificationData], nextCursor: String? = nil, hasMore: Bool = false,
-    unreadTotal: Int? = nil
+    unreadTotal: Int? = nil, changeCursor: String? = nil
   ) {
     self.items = items
     self.nextCursor = nextCursor
     self.hasMore = hasMore
     self.unreadTotal = unreadTotal
+    self.changeCursor = changeCursor
   }
 }
 

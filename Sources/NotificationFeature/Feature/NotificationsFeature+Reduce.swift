@@ -57,6 +57,8 @@ extension NotificationsFeature {
       state.nextCursor = page.nextCursor
       var owed = OwedToBackend()
       if replacing {
+        // The list is the page now: the next catch-up starts after the change it reflects.
+        if let cursor = page.changeCursor { state.newestCursor = cursor }
         state.unreadNotLoaded = unreadNotLoaded(besides: page, in: state)
         replaceWithBackendFeed(page.items, in: &state, owed: &owed)
       } else {
@@ -103,7 +105,7 @@ extension NotificationsFeature {
 
     case .caughtUp(let events):
       var owed = OwedToBackend()
-      for event in events { apply(event, to: &state, owed: &owed) }
+      for event in Self.notYetApplied(events, in: state) { apply(event, to: &state, owed: &owed) }
       return .merge(
         tellBackend(owed, in: &state),
         state.sync.outbox.isEmpty ? .none : .send(.sync(.retryOutbox(attempt: 0))))
@@ -384,6 +386,21 @@ extension NotificationsFeature {
       try? await settings.save(choice, forKey: SettingsKey.filter)
       await send(.filterSaved)
     }
+  }
+
+  /// The changes of a catch-up after the newest cursor's, when it is among them: the catch-up
+  /// was asked for from an older cursor, and a first page loaded since reflects the changes up
+  /// to its cursor (or the list has applied them). Cursors are opaque, so an older cursor is
+  /// one the catch-up lists before the newest.
+  ///
+  /// - Complexity: O(*n*) for *n* changes.
+  static func notYetApplied(
+    _ events: [NotificationEvent], in state: State
+  ) -> ArraySlice<NotificationEvent> {
+    guard let newest = state.newestCursor,
+      let applied = events.lastIndex(where: { $0.cursor == newest })
+    else { return events[...] }
+    return events[(applied + 1)...]
   }
 
   /// How many listed notifications the backend listed: the offset of the next page. Pushes it

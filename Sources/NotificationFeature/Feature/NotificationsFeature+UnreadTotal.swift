@@ -28,7 +28,10 @@ import Loom
 ///   backend has applied it and the list is refreshed;
 /// - a live deletion of a notification that is not loaded is not counted until a refresh;
 /// - a push older than the whole first page, which the backend had at a refresh that did not
-///   list it, counts twice until a later page lists it and the list is refreshed.
+///   list it, counts twice until a later page lists it and the list is refreshed;
+/// - from a backend whose pages do not say which change they reflect (`changeCursor`), a
+///   catch-up after a refresh may replay an update the page already has, taking a
+///   notification out a second time. A page that says so is where the catch-up starts.
 extension NotificationsFeature {
   /// The unread notifications the backend has beyond a first page: its total less the unread
   /// notifications it lists, as the backend has them. None while a clear-all is pending or

@@ -40,6 +40,21 @@ struct InMemoryNotificationBackendTests {
     #expect(try await client.fetchPage(PageRequest(limit: 2)).unreadTotal == 0)
   }
 
+  @Test func everyPageSaysTheNewestChangeItReflects() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    let client = backend.client
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).changeCursor == "0")
+    try await client.markAsRead("n4")
+    try await client.delete("n1")
+    let page = try await client.fetchPage(PageRequest(limit: 2))
+    #expect(page.changeCursor == "2")
+    #expect(try await client.fetchPage(PageRequest(limit: 2, offset: 2)).changeCursor == "2")
+    // Catching up from it replays only what came after.
+    try await client.markAsRead("n0")
+    let after = try await client.changesSince(try #require(page.changeCursor))
+    #expect(after.map(\.cursor) == ["3"])
+  }
+
   @Test func mutationsChangeTheBackendAndAreLoggedForCatchUp() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     try await backend.client.markAsRead("n1")

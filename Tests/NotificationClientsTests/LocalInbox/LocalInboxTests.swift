@@ -19,13 +19,21 @@ struct LocalInboxClientTests {
     try inbox.insert([sample("a", at: 2), sample("b", at: 1)])
     let client = inbox.notificationClient
     let page = try await client.fetchPage(PageRequest(limit: 1))
-    #expect(page == NotificationPage(items: [sample("a", at: 2)], nextCursor: "1", hasMore: true, unreadTotal: 2))
+    // The page says which change it reflects: the two insertions.
+    #expect(
+      page
+        == NotificationPage(
+          items: [sample("a", at: 2)], nextCursor: "1", hasMore: true, unreadTotal: 2,
+          changeCursor: "2"))
     try await client.markAsRead("a")
     try await client.delete("b")
     await #expect(throws: UserFacingError.notFound) { try await client.delete("zzz") }
     await #expect(throws: UserFacingError.notFound) { try await client.markAsRead("zzz") }
     let all = try await client.fetchPage(PageRequest(limit: 50))
-    #expect(all == NotificationPage(items: [sample("a", at: 2, isRead: true)], unreadTotal: 0))
+    #expect(
+      all
+        == NotificationPage(
+          items: [sample("a", at: 2, isRead: true)], unreadTotal: 0, changeCursor: "4"))
     let changes = try await client.changesSince("2")
     #expect(
       changes == [
@@ -56,7 +64,9 @@ struct LocalInboxClientTests {
     #expect(try await client.fetchPage(PageRequest(limit: 1)).unreadTotal == 0)
     try inbox.insert([sample("n9", at: 1)])
     try await client.deleteAll()
-    #expect(try await client.fetchPage(PageRequest(limit: 1)) == NotificationPage(items: [], unreadTotal: 0))
+    #expect(
+      try await client.fetchPage(PageRequest(limit: 1))
+        == NotificationPage(items: [], unreadTotal: 0, changeCursor: "11"))
   }
 
   @Test func pagesFollowTheFeedsOrderNewestFirstThenById() async throws {
@@ -205,7 +215,7 @@ struct LocalInboxMigrationTests {
 
     let inbox = LocalInbox(url: folder.url.appendingPathComponent("inbox.sqlite"))
     let page = try await inbox.notificationClient.fetchPage(PageRequest(limit: 50))
-    #expect(page == NotificationPage(items: document.notifications, unreadTotal: 1))
+    #expect(page == NotificationPage(items: document.notifications, unreadTotal: 1, changeCursor: "41"))
     #expect(try await inbox.settingsClient.loadData("notifications.filter") == Data(#"{"x":1}"#.utf8))
     // Cursors go on from the file's, so a client that caught up from it catches up from here.
     #expect(try await inbox.notificationClient.changesSince("40") == [NotificationEvent(.deleted(id: "z"), cursor: "41")])

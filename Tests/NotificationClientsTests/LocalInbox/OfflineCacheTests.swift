@@ -19,6 +19,9 @@ struct OfflineCacheTests {
     let client = cache.caching(remote.client)
     #expect(try await client.cachedPage(PageRequest(limit: 2)) == nil)
     let online = try await client.fetchPage(PageRequest(limit: 2))
+    // The remote's page says the remote's newest change; a cached page says none (the cache's
+    // own log is not the remote's).
+    #expect(online.changeCursor == "0")
     _ = try await client.fetchPage(PageRequest(limit: 2, cursor: online.nextCursor))
     // Offline: the same pages, from the cache, whose cursors read on in the cache.
     remote.failNext(2, with: .network)

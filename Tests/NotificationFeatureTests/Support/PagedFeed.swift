@@ -12,13 +12,16 @@ enum PagedFeed {
     Fixtures.notification("n\(index)", minutesAgo: Double(index + 1), isRead: index >= 120)
   }
 
+  /// The page of `feed` at `range`, as the in-memory backend makes it after `changes` changes
+  /// (its change cursor).
   static func page(
-    _ range: Range<Int>, of feed: [NotificationData] = notifications, unreadTotal: Int? = 120
+    _ range: Range<Int>, of feed: [NotificationData] = notifications, unreadTotal: Int? = 120,
+    changes: Int? = 0
   ) -> NotificationPage {
     let hasMore = range.upperBound < feed.count
     return NotificationPage(
       items: Array(feed[range]), nextCursor: hasMore ? String(range.upperBound) : nil,
-      hasMore: hasMore, unreadTotal: unreadTotal)
+      hasMore: hasMore, unreadTotal: unreadTotal, changeCursor: changes.map(String.init))
   }
 
   /// A store over an in-memory backend holding ``notifications``, with its first page loaded.
@@ -30,6 +33,7 @@ enum PagedFeed {
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(page(0..<50), replacing: true)) {
       $0.isLoading = false
+      $0.newestCursor = "0"
       $0.hasLoadedOnce = true
       $0.hasMore = true
       $0.nextCursor = "50"
