@@ -35,10 +35,10 @@ struct LifetimeModelTests {
   /// for the older one's call, see `ChangeOrderTests`.
   static let changesToOneNotificationApplyInOrder = true
   /// Whether a push received while a clear-all waits in the outbox (after a retryable
-  /// failure) is listed. Today the queued entry is "delete everything", so the feature hides
-  /// every notification that arrives meanwhile, and the backend deletes them when the entry is
-  /// sent. Turned on when a queued clear-all deletes only what the person cleared.
-  static let aQueuedClearAllSparesNewerNotifications = false
+  /// failure) is listed, and kept by the backend when the entry is sent: a queued clear-all
+  /// deletes only what the person cleared, up to the newest notification listed then
+  /// (`OutboxEntry.deleteAll(upTo:)`, issue #13).
+  static let aQueuedClearAllSparesNewerNotifications = true
 
   /// Whether the catch-up after a reconnect leaves alone what a first page loaded meanwhile
   /// already reflects: a page carries the cursor of the change it reflects

@@ -220,7 +220,7 @@ struct OptimisticChangeTests {
 
   @Test func aFailedClearAllRestoresEveryNotificationInOrder() async {
     let store = makeStore {
-      $0.notificationClient.deleteAll = { throw UserFacingError.server(status: 400) }
+      $0.notificationClient.deleteAllUpTo = { _ in throw UserFacingError.server(status: 400) }
     }
     await store.send(.clearAll) {
       $0.notifications = []

@@ -266,7 +266,7 @@ struct OutboxTests {
     let clock = TestClock()
     let store = makeStore {
       $0.continuousClock = clock
-      $0.notificationClient.deleteAll = {
+      $0.notificationClient.deleteAllUpTo = { _ in
         let call = clearCalls.withLock { calls in
           calls += 1
           return calls
@@ -277,6 +277,7 @@ struct OutboxTests {
     }
     let secondID = UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()
     let clear = NotificationsFeature.PendingChange.clearAll(Fixtures.feed)
+    let entry = NotificationsFeature.OutboxEntry.deleteAll(upTo: FeedPosition(Fixtures.feed[0]))
     let newer = Fixtures.notification("n4")
     await store.send(.clearAll) {
       $0.notifications = []
@@ -292,9 +293,9 @@ struct OutboxTests {
     firstClear.resume(throwing: UserFacingError.network)
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
-      $0.sync.outbox = [.deleteAll]
-      $0.sync.outboxRollbacks = [.deleteAll: clear]
-      $0.sync.outboxBeingSaved = SavedOutbox(entries: [.deleteAll], rollbacks: [.deleteAll: clear])
+      $0.sync.outbox = [entry]
+      $0.sync.outboxRollbacks = [entry: clear]
+      $0.sync.outboxBeingSaved = SavedOutbox(entries: [entry], rollbacks: [entry: clear])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.send(.markAsRead("n4")) {
@@ -306,9 +307,9 @@ struct OutboxTests {
     // The clear-all is still owed to the backend, and sent.
     await clock.advance(by: .seconds(1))
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
-      $0.sync.outboxEntryInFlight = .deleteAll
+      $0.sync.outboxEntryInFlight = entry
     }
-    await store.receive(.sync(.outboxEntrySent(.deleteAll))) {
+    await store.receive(.sync(.outboxEntrySent(entry))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
@@ -437,7 +438,7 @@ struct OutboxTests {
 
   @Test func aQueuedDeleteAllSupersedesEverythingQueued() {
     var outbox: [NotificationsFeature.OutboxEntry] = [.markAsRead("n1"), .delete("n2")]
-    outbox.enqueue(.deleteAll)
-    #expect(outbox == [.deleteAll])
+    outbox.enqueue(.deleteAll(upTo: FeedPosition(Fixtures.feed[0])))
+    #expect(outbox == [.deleteAll(upTo: FeedPosition(Fixtures.feed[0]))])
   }
 }

@@ -81,8 +81,10 @@ struct SyncEngineInvariantTests {
         change = .delete(Fixtures.notification(id), index: 0)
         request = .delete(id)
       default:
-        change = .clearAll(ids.map { Fixtures.notification($0) })
-        request = .deleteAll
+        let cleared = ids.map { Fixtures.notification($0) }
+        change = .clearAll(cleared)
+        request = .deleteAll(
+          upTo: cleared.min(by: NotificationData.isOrderedBefore).map(FeedPosition.init))
       }
       let changeID = UUID(nextID)
       nextID += 1

@@ -44,7 +44,7 @@ struct SyncEngineTests {
     var state = queuedRead
     state.outbox.append(.delete("n2"))
     let clear = PendingChange.clearAll([Fixtures.feed[0]])
-    let id = perform(clear, sending: .deleteAll, in: &state)
+    let id = perform(clear, sending: .deleteAll(upTo: FeedPosition(Fixtures.feed[0])), in: &state)
     #expect(state.outbox == [])
     #expect(state.superseded == [id: [.markAsRead("n1"), .delete("n2")]])
   }
@@ -370,6 +370,7 @@ struct SyncEngineTests {
         $0.notificationClient.markAsUnread = { _ in }
         $0.notificationClient.delete = { _ in }
         $0.notificationClient.deleteAll = {}
+        $0.notificationClient.deleteAllUpTo = { _ in }
         $0.notificationClient.markAllAsRead = { _ in }
         prepare(&$0)
       }

@@ -236,7 +236,7 @@ struct UnreadTotalTests {
     let backend = InMemoryNotificationBackend(seed: feed)
     let store = await PagedFeed.loadedStore(backend)
     // Offline: the clear is queued, and a first page that comes meanwhile has the old feed.
-    store.dependencies.notificationClient.deleteAll = { throw UserFacingError.network }
+    store.dependencies.notificationClient.deleteAllUpTo = { _ in throw UserFacingError.network }
     store.dependencies.continuousClock = TestClock()
     await store.send(.clearAll) {
       $0.notifications = []
@@ -247,18 +247,20 @@ struct UnreadTotalTests {
     await store.receive(.delegate(.unreadCountChanged(0)))
     let rollback: NotificationsFeature.PendingChange = .clearAll(
       Array(feed.prefix(50)), unreadNotLoaded: 70)
+    // What the person cleared: the newest listed and everything after it.
+    let entry = NotificationsFeature.OutboxEntry.deleteAll(upTo: FeedPosition(feed[0]))
     await store.receive(.sync(.changeFailed(UUID(0), .network))) {
       $0.sync.pendingChanges = [:]
-      $0.sync.outbox = [.deleteAll]
-      $0.sync.outboxRollbacks[.deleteAll] = rollback
+      $0.sync.outbox = [entry]
+      $0.sync.outboxRollbacks[entry] = rollback
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
-        entries: [.deleteAll], rollbacks: [.deleteAll: rollback])
+        entries: [entry], rollbacks: [entry: rollback])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.send(.pageLoaded(PagedFeed.page(0..<50), replacing: true))
     #expect(store.state.unreadCount == 0)
     // The queued clear fails for good: the list and the total come back.
-    await store.send(.sync(.outboxEntryFailed(.deleteAll, .server(status: 400), attempt: 0))) {
+    await store.send(.sync(.outboxEntryFailed(entry, .server(status: 400), attempt: 0))) {
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])

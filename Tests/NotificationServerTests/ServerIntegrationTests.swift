@@ -31,6 +31,35 @@ struct ServerIntegrationTests {
     #expect(try await client.fetchPage(PageRequest(limit: 10)).items.isEmpty)
   }
 
+  @Test func aBoundedClearAllGoesThroughTheServerAndSparesNewerNotifications() async throws {
+    // Ties at the bound's timestamp: the feed's order (then by id) decides, to the millisecond.
+    let tiedBefore = sample("n1", secondsAgo: 2)
+    let bound = sample("n2", secondsAgo: 2)
+    let server = try TestServer(
+      notifications: [sample("n0", secondsAgo: 1), tiedBefore, bound, sample("n3", secondsAgo: 2),
+        sample("n4", secondsAgo: 3)])
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    try await client.deleteAllUpTo(FeedPosition(bound))
+    #expect(
+      try await client.fetchPage(PageRequest(limit: 10)).items
+        == [sample("n0", secondsAgo: 1), tiedBefore])
+    // The documented query, and its refusals.
+    let response = await server.raw(
+      "DELETE /api/notifications?upTo=2023-11-14T22:13:18.000Z&upToID=n1 HTTP/1.1\r\n"
+        + "Authorization: Bearer secret\r\nConnection: close\r\n\r\n")
+    #expect(response.hasPrefix("HTTP/1.1 204"))
+    let newest = [sample("n0", secondsAgo: 1)]
+    #expect(try await client.fetchPage(PageRequest(limit: 10)).items == newest)
+    for query in ["upTo=2023-11-14T22:13:18Z", "upToID=n1", "upTo=yesterday&upToID=n1"] {
+      let refused = await server.raw(
+        "DELETE /api/notifications?\(query) HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
+          + "Connection: close\r\n\r\n")
+      #expect(refused.hasPrefix("HTTP/1.1 400"), "\(query)")
+    }
+    #expect(try await client.fetchPage(PageRequest(limit: 10)).items == newest)
+  }
+
   @Test func pagesCarryTheUnreadTotalOfTheWholeInbox() async throws {
     let server = try TestServer(
       notifications: (0..<5).map { sample("n\($0)", secondsAgo: Double($0)) })

@@ -883,12 +883,19 @@ struct CLITests {
     #expect(!result.output.contains("received action:"))
     // Nothing before the first header; each header has a rule and, but for the first, a blank
     // line before it.
-    let headers = lines.indices.filter { lines[$0].hasPrefix("──") }
+    let headers: [Int] = lines.indices.filter { lines[$0].hasPrefix("──") }
     #expect(headers.first == 0)
-    #expect(headers.map { lines[$0].range(of: #"^── (.+) ─{3,}$"#, options: .regularExpression) != nil }
-      == Array(repeating: true, count: headers.count))
-    #expect(headers.map { String(lines[$0].dropFirst(3).prefix { $0 != "─" }.dropLast()) } == Self.demoSections)
-    #expect(headers.dropFirst().allSatisfy { lines[$0 - 1].isEmpty })
+    let headerLines: [String] = headers.map { lines[$0] }
+    let ruled: [Bool] = headerLines.map { line in
+      line.range(of: #"^── (.+) ─{3,}$"#, options: .regularExpression) != nil
+    }
+    #expect(!ruled.contains(false))
+    let names: [String] = headerLines.map { line in
+      String(line.dropFirst(3).prefix { $0 != "─" }.dropLast())
+    }
+    #expect(names == Self.demoSections)
+    let blankBefore: [Bool] = headers.dropFirst().map { lines[$0 - 1].isEmpty }
+    #expect(!blankBefore.contains(false))
     for line in [
       "Banner: Ping from Grace — Are you there?",
       "push-1 is listed first: 6 notifications, 6 unread; the badge shows 6.",

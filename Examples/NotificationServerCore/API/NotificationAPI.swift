@@ -117,6 +117,21 @@ public final class NotificationAPI: Sendable {
     return value
   }
 
+  /// The bound of a clear-all: `upTo` (an ISO-8601 timestamp) and `upToID`, both or neither.
+  static func clearAllBound(in request: HTTPRequest) throws(InvalidParameter) -> FeedPosition? {
+    switch (request.query["upTo"], request.query["upToID"]) {
+    case (nil, nil):
+      return nil
+    case (let text?, let id?):
+      guard let timestamp = ISO8601.date(from: text) else {
+        throw InvalidParameter(message: "upTo must be an ISO-8601 timestamp, not \(text.prefix(40))")
+      }
+      return FeedPosition(timestamp: timestamp, id: id)
+    default:
+      throw InvalidParameter(message: "upTo and upToID go together")
+    }
+  }
+
   func route(_ request: HTTPRequest) async throws -> HTTPResponse {
     let parts = request.path.split(separator: "/").map(String.init)
     let method = request.method
@@ -137,7 +152,11 @@ public final class NotificationAPI: Sendable {
         PageRequest(limit: limit, cursor: cursor.map(String.init), offset: offset))
       return .json(page)
     case ("DELETE", 0):
-      try await client.deleteAll()
+      if let bound = try Self.clearAllBound(in: request) {
+        try await client.deleteAllUpTo(bound)
+      } else {
+        try await client.deleteAll()
+      }
       return .empty()
     case ("GET", 1) where rest[0] == "changes":
       guard let since = try Self.number("since", in: request, range: positions) else {

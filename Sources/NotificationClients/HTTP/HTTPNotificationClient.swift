@@ -48,6 +48,15 @@ extension NotificationClient {
       },
       delete: { id in _ = try await api.send("DELETE", "api/notifications/\(api.escape(id))") },
       deleteAll: { _ = try await api.send("DELETE", "api/notifications") },
+      deleteAllUpTo: { bound in
+        guard let timestamp = ISO8601.string(from: bound.timestamp) else {
+          throw UserFacingError.invalidData(reason: "a clear-all bound outside the years 0000 to 9999")
+        }
+        let query = [
+          URLQueryItem(name: "upTo", value: timestamp), URLQueryItem(name: "upToID", value: bound.id),
+        ]
+        _ = try await api.send("DELETE", "api/notifications", query: query)
+      },
       fetchNotification: { id in
         let data = try await api.send("GET", "api/notifications/\(api.escape(id))")
         return try api.decode(NotificationData.self, from: data)

@@ -163,6 +163,14 @@ public final class InMemoryNotificationBackend: Sendable {
           Self.record(.snapshot([]), in: &state)
         }
       },
+      deleteAllUpTo: { bound in
+        try await self.call()
+        self.state.withLock { state in
+          // The feed is newest first: what the bound covers is a suffix of it.
+          state.notifications.removeAll { bound.covers($0) }
+          Self.record(.snapshot(state.notifications.elements), in: &state)
+        }
+      },
       fetchNotification: { id in
         try await self.call()
         guard let notification = self.state.withLock({ $0.notifications[id: id] }) else {

@@ -266,6 +266,45 @@ package final class InboxDatabase: Sendable {
     }
   }
 
+  /// Deletes the notifications a clear-all bounded at `bound` covers: the one at it and every
+  /// one after it in the feed's order (see `FeedPosition`). Logs the notifications left as a
+  /// snapshot (none, usually: those that arrived after the person cleared).
+  @discardableResult
+  package func deleteAll(upTo bound: FeedPosition) throws -> [NotificationEvent] {
+    try writing { db in
+      try Self.deleteNotifications(upTo: bound, in: db)
+      let left = try db.statement(
+        "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id"
+      ).rows([], Self.notification)
+      return [try Self.log(.snapshot(left), in: db)]
+    }
+  }
+
+  /// Deletes the cached notifications a remote clear-all bounded at `bound` deleted, without
+  /// logging it.
+  package func cacheDeleteAll(upTo bound: FeedPosition) throws {
+    try writing { db in try Self.deleteNotifications(upTo: bound, in: db) }
+  }
+
+  /// Deletes what `bound` covers: the notifications older than its millisecond at once, and
+  /// those within a millisecond of it as `FeedPosition.covers` decides (see its precision).
+  private static func deleteNotifications(upTo bound: FeedPosition, in db: SQLiteConnection)
+    throws
+  {
+    let seconds = bound.timestamp.timeIntervalSinceReferenceDate
+    let edge: [SQLiteValue] = [.real(seconds - 0.002), .real(seconds + 0.002)]
+    try db.execute("DELETE FROM notifications WHERE timestamp < ?", [edge[0]])
+    let near = try db.statement(
+      "SELECT id, timestamp FROM notifications WHERE timestamp BETWEEN ? AND ?"
+    ).rows(edge) { row throws(SQLiteError) in
+      (id: row.text(at: 0), seconds: row.real(at: 1))
+    }
+    for (id, seconds) in near
+    where bound.covers(timestamp: Date(timeIntervalSinceReferenceDate: seconds), id: id) {
+      try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
+    }
+  }
+
   /// Saves `value` under `key`.
   package func saveSetting(_ value: Data, forKey key: String) throws {
     try writing { db in try Self.saveSetting(value, forKey: key, in: db) }

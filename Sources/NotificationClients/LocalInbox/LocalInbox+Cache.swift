@@ -83,6 +83,10 @@ extension LocalInbox {
         try await remote.deleteAll()
         try? self.cacheDatabase { try $0.cache([.snapshot([])]) }
       },
+      deleteAllUpTo: { bound in
+        try await remote.deleteAllUpTo(bound)
+        try? self.cacheDatabase { try $0.cacheDeleteAll(upTo: bound) }
+      },
       fetchNotification: { id in
         do {
           let notification = try await remote.fetchNotification(id)

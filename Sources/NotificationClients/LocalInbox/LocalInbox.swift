@@ -159,6 +159,7 @@ public final class LocalInbox: Sendable {
       markAllAsRead: { ids in try self.change { try $0.markAllAsRead(ids) } },
       delete: { id in try self.change { try $0.delete(id) } },
       deleteAll: { try self.change { try $0.deleteAll() } },
+      deleteAllUpTo: { bound in try self.change { try $0.deleteAll(upTo: bound) } },
       fetchNotification: { id in
         let notification = try Self.mapping { () throws(InboxError) in
           try self.database().notification(id: id)

@@ -107,7 +107,16 @@ public struct NotificationClient: Sendable {
   /// Marks the given ids read, or every notification when `nil`.
   public var markAllAsRead: @Sendable ([String]?) async throws -> Void
   public var delete: @Sendable (String) async throws -> Void
+  /// Deletes every notification, those that arrived a moment ago too. The feature's clear-all
+  /// uses ``deleteAllUpTo`` instead, unless it has no bound.
   public var deleteAll: @Sendable () async throws -> Void
+  /// Deletes the notifications a clear-all covers: the one at the bound and every one after it
+  /// in the feed's order (see ``FeedPosition``), sparing the newer ones, also when the
+  /// clear-all is sent long after the person cleared.
+  ///
+  /// > Important: A client made without it deletes everything with ``deleteAll``, newer
+  /// > notifications included. Every client in NotificationClients provides it.
+  public var deleteAllUpTo: @Sendable (FeedPosition) async throws -> Void
   /// The notification with an id, whether or not a page listed it; `UserFacingError.notFound`
   /// when the backend has none (the default, for a backend that cannot look one up).
   public var fetchNotification: @Sendable (String) async throws -> NotificationData
@@ -124,6 +133,7 @@ public struct NotificationClient: Sendable {
     markAllAsRead: @escaping @Sendable ([String]?) async throws -> Void,
     delete: @escaping @Sendable (String) async throws -> Void,
     deleteAll: @escaping @Sendable () async throws -> Void,
+    deleteAllUpTo: (@Sendable (FeedPosition) async throws -> Void)? = nil,
     fetchNotification: @escaping @Sendable (String) async throws -> NotificationData = { _ in
       throw UserFacingError.notFound
     },
@@ -137,6 +147,7 @@ public struct NotificationClient: Sendable {
     self.markAllAsRead = markAllAsRead
     self.delete = delete
     self.deleteAll = deleteAll
+    self.deleteAllUpTo = deleteAllUpTo ?? { _ in try await deleteAll() }
     self.fetchNotification = fetchNotification
     self.cachedPage = cachedPage
   }
@@ -154,6 +165,7 @@ extension NotificationClient {
     markAllAsRead: Loom.unimplemented("NotificationClient.markAllAsRead"),
     delete: Loom.unimplemented("NotificationClient.delete"),
     deleteAll: Loom.unimplemented("NotificationClient.deleteAll"),
+    deleteAllUpTo: Loom.unimplemented("NotificationClient.deleteAllUpTo"),
     fetchNotification: Loom.unimplemented("NotificationClient.fetchNotification")
   )
 
@@ -171,6 +183,7 @@ extension NotificationClient {
       markAllAsRead: { _ in throw error },
       delete: { _ in throw error },
       deleteAll: { throw error },
+      deleteAllUpTo: { _ in throw error },
       fetchNotification: { _ in throw error }
     )
   }()

@@ -144,6 +144,7 @@ public struct NotificationSyncEngine: Reducer {
         case .markAsUnread(let id) where id == notification.id: notification.isRead = false
         case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
         case .delete(let id) where id == notification.id: return nil
+        case .deleteAll where entry.deletes(notification): return nil
         default: break
         }
       }
@@ -155,7 +156,9 @@ public struct NotificationSyncEngine: Reducer {
           notification.isRead = true
         case .delete(let deleted, _) where deleted.id == notification.id:
           return nil
-        case .clearAll(let cleared, _) where cleared.contains(where: { $0.id == notification.id }):
+        case .clearAll(let cleared, _)
+        where cleared.contains(where: { $0.id == notification.id })
+          || change.outboxEntry.deletes(notification):
           return nil
         case .deleteNotLoaded(let id) where id == notification.id:
           return nil
@@ -169,14 +172,15 @@ public struct NotificationSyncEngine: Reducer {
         case .markAsUnread(let id) where id == notification.id: notification.isRead = false
         case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
         case .delete(let id) where id == notification.id: return nil
-        case .deleteAll: return nil
+        case .deleteAll where entry.deletes(notification): return nil
         default: break
         }
       }
       return notification
     }
 
-    /// Whether a deletion of `id` is pending or queued.
+    /// Whether a deletion of `id` is pending or queued: a delete of it, or a clear-all of a list
+    /// that held it (or of everything).
     public func isDeletionPending(_ id: String) -> Bool {
       let pending = pendingChanges.values.contains { change in
         switch change {
@@ -186,12 +190,36 @@ public struct NotificationSyncEngine: Reducer {
         case .setRead, .markAll: false
         }
       }
-      return pending || outbox.contains { $0 == .delete(id) || $0 == .deleteAll }
+      return pending
+        || outbox.contains { entry in
+          switch entry {
+          case .delete(let deleted): deleted == id
+          case .deleteAll(upTo: nil): true
+          case .deleteAll:
+            // What the clear-all cleared, when it is known (its rollback lists it).
+            if case .clearAll(let cleared, _) = outboxRollbacks[entry] {
+              cleared.contains { $0.id == id }
+            } else {
+              false
+            }
+          case .markAsRead, .markAsUnread, .markAllAsRead: false
+          }
+        }
+    }
+
+    /// Whether a deletion of `notification` is pending or queued: a delete of it, or a
+    /// clear-all that covers it (see ``FeedPosition``).
+    public func isDeletionPending(of notification: NotificationData) -> Bool {
+      isDeletionPending(notification.id)
+        || outbox.contains { $0.deletes(notification) }
+        || pendingChanges.values.contains { change in
+          if case .clearAll = change { change.outboxEntry.deletes(notification) } else { false }
+        }
     }
 
     /// Whether a clear-all is pending, or queued as a delete-all.
     public var isClearAllPending: Bool {
-      outbox.contains(.deleteAll)
+      outbox.contains { if case .deleteAll = $0 { true } else { false } }
         || pendingChanges.values.contains { change in
           if case .clearAll = change { true } else { false }
         }
@@ -334,7 +362,8 @@ public struct NotificationSyncEngine: Reducer {
     state.superseded[changeID, default: []].append(contentsOf: replaced)
     // A queued mark-all is replaced only for the notifications the newer change touches: the
     // others are still owed to the backend, and undone alone if they fail for good.
-    for case .markAllAsRead(let ids) in replaced where change.outboxEntry != .deleteAll {
+    let isClearAll = if case .clearAll = change { true } else { false }
+    for case .markAllAsRead(let ids) in replaced where !isClearAll {
       let rest = ids.filter { !touched.contains($0) }
       guard !rest.isEmpty else { continue }
       state.outbox.enqueue(.markAllAsRead(rest))
@@ -549,7 +578,8 @@ public struct NotificationSyncEngine: Reducer {
     case .markAsUnread(let id): try await client.markAsUnread(id)
     case .markAllAsRead(let ids): try await client.markAllAsRead(ids)
     case .delete(let id): try await client.delete(id)
-    case .deleteAll: try await client.deleteAll()
+    case .deleteAll(upTo: nil): try await client.deleteAll()
+    case .deleteAll(upTo: let bound?): try await client.deleteAllUpTo(bound)
     }
   }
 

@@ -173,7 +173,8 @@ extension NotificationsFeature {
       return perform(.delete(notification, index: index), sending: .delete(id), in: &state)
 
     case .clearAll:
-      // The backend deletes every notification, the ones not loaded too.
+      // The backend deletes what the person cleared: the listed notifications and the ones not
+      // loaded, which are older; not those that arrive afterwards (see `FeedPosition`).
       let removed = state.notifications.elements
       let notLoaded = state.unreadNotLoaded
       guard !removed.isEmpty || (notLoaded ?? 0) > 0 else { return .none }
@@ -182,8 +183,10 @@ extension NotificationsFeature {
       for notification in removed where !notification.isLocal {
         state.deletedIDs.insert(notification.id)
       }
-      return perform(
-        .clearAll(removed, unreadNotLoaded: notLoaded), sending: .deleteAll, in: &state)
+      let change = PendingChange.clearAll(removed, unreadNotLoaded: notLoaded)
+      // Local notices alone are the device's: nothing to delete on the backend.
+      if removed.allSatisfy(\.isLocal), (notLoaded ?? 0) == 0 { return .none }
+      return perform(change, sending: change.outboxEntry, in: &state)
 
     case .sync(.delegate(.rollBack(let change, let error))):
       if let change { rollBack(change, in: &state) }

@@ -87,14 +87,23 @@ extension NotificationsFeature {
       }
     }
 
-    var outboxEntry: OutboxEntry {
+    package var outboxEntry: OutboxEntry {
       switch self {
       case .setRead(let id, let isRead, _): isRead ? .markAsRead(id) : .markAsUnread(id)
       case .markAll(let ids): .markAllAsRead(ids)
       case .delete(let notification, _): .delete(notification.id)
-      case .clearAll: .deleteAll
+      case .clearAll(let notifications, _): .deleteAll(upTo: Self.bound(ofClearing: notifications))
       case .deleteNotLoaded(let id): .delete(id)
       }
+    }
+
+    /// What a clear-all of `notifications` (the list at that moment) deletes on the backend:
+    /// the newest of them the backend has (local notices are the device's alone) and every
+    /// notification after it. `nil`, everything, when the list held none of the backend's.
+    static func bound(ofClearing notifications: [NotificationData]) -> FeedPosition? {
+      notifications.lazy.filter { !$0.isLocal }
+        .min(by: NotificationData.isOrderedBefore)
+        .map(FeedPosition.init)
     }
   }
 
@@ -104,7 +113,19 @@ extension NotificationsFeature {
     case markAsUnread(String)
     case markAllAsRead([String])
     case delete(String)
-    case deleteAll
+    /// A clear-all: deletes the notification at `upTo` and every one after it in the feed's
+    /// order, sparing those that arrived after the person cleared; every notification when
+    /// `upTo` is `nil` (an outbox saved before clear-alls were bounded decodes so).
+    case deleteAll(upTo: FeedPosition?)
+
+    /// Whether the entry deletes `notification` on the backend. Local notices are never on it.
+    func deletes(_ notification: NotificationData) -> Bool {
+      switch self {
+      case .delete(let id): id == notification.id
+      case .deleteAll(let bound): !notification.isLocal && (bound?.covers(notification) ?? true)
+      case .markAsRead, .markAsUnread, .markAllAsRead: false
+      }
+    }
   }
 
   /// The outbox as the settings keep it: the queued changes, how to undo each, and how many
@@ -137,7 +158,8 @@ extension NotificationsFeature {
 extension Array where Element == NotificationsFeature.OutboxEntry {
   /// Adds an entry, merging it with what is already waiting: marking read then unread (or the
   /// reverse) cancels out, a delete supersedes read changes to the same notification, and
-  /// delete-all supersedes everything.
+  /// delete-all supersedes everything (queued before it, so about notifications it covers);
+  /// two delete-alls make one that covers what either does.
   package mutating func enqueue(_ entry: Element) {
     switch entry {
     case .markAsRead(let id):
@@ -149,8 +171,19 @@ extension Array where Element == NotificationsFeature.OutboxEntry {
     case .delete(let id):
       removeAll { $0 == .markAsRead(id) || $0 == .markAsUnread(id) }
       if !contains(entry) { append(entry) }
-    case .deleteAll:
-      self = [.deleteAll]
+    case .deleteAll(let bound):
+      var merged = entry
+      for case .deleteAll(let queued) in self {
+        // The wider bound: nil (everything), or the newer position.
+        guard let queued, let bound else {
+          merged = .deleteAll(upTo: nil)
+          break
+        }
+        if queued.covers(timestamp: bound.timestamp, id: bound.id) {
+          merged = .deleteAll(upTo: queued)
+        }
+      }
+      self = [merged]
     case .markAllAsRead:
       append(entry)
     }

@@ -53,7 +53,7 @@ extension NotificationsFeature {
   ///   queued changes, as listing it is.
   func countLoading(_ notification: NotificationData, in state: inout State) {
     guard let notLoaded = state.unreadNotLoaded, notLoaded > 0, !notification.isRead,
-      !isLoaded(notification.id, in: state)
+      !isLoaded(notification, in: state)
     else { return }
     state.unreadNotLoaded = notLoaded - 1
   }
@@ -66,7 +66,7 @@ extension NotificationsFeature {
   ///   queued changes, as listing it is.
   func countUpdateOfNotLoaded(_ notification: NotificationData, in state: inout State) {
     guard let notLoaded = state.unreadNotLoaded, notLoaded > 0, notification.isRead,
-      !isLoaded(notification.id, in: state)
+      !isLoaded(notification, in: state)
     else { return }
     state.unreadNotLoaded = notLoaded - 1
   }
@@ -74,7 +74,8 @@ extension NotificationsFeature {
   /// Whether `id` is not among the unread notifications not loaded: it is in the list, or it
   /// was and its deletion is pending. (A push the backend had not listed is in the list and
   /// not in the total it gave: listing it later adds it to both.)
-  func isLoaded(_ id: String, in state: State) -> Bool {
-    state.notifications.contains(id: id) || state.sync.isDeletionPending(id)
+  func isLoaded(_ notification: NotificationData, in state: State) -> Bool {
+    state.notifications.contains(id: notification.id)
+      || state.sync.isDeletionPending(of: notification)
   }
 }

@@ -55,6 +55,22 @@ struct InMemoryNotificationBackendTests {
     #expect(after.map(\.cursor) == ["3"])
   }
 
+  @Test func aBoundedDeleteAllSparesWhatIsNewerThanTheBound() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    // Same timestamp as n1, before it in the feed's order: spared; after it: deleted.
+    let tiedBefore = NotificationData(
+      id: "n0a", type: .system, title: "T", message: "M", timestamp: seed[1].timestamp)
+    let tiedAfter = NotificationData(
+      id: "n1a", type: .system, title: "T", message: "M", timestamp: seed[1].timestamp)
+    backend.insert(tiedBefore)
+    backend.insert(tiedAfter)
+    try await backend.client.deleteAllUpTo(FeedPosition(seed[1]))
+    #expect(backend.notifications.map(\.id) == ["n0", "n0a"])
+    let changes = try await backend.client.changesSince("2")
+    #expect(changes.map(\.change) == [.snapshot([seed[0], tiedBefore])])
+    #expect(try await backend.client.fetchPage(PageRequest(limit: 5)).unreadTotal == 2)
+  }
+
   @Test func mutationsChangeTheBackendAndAreLoggedForCatchUp() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     try await backend.client.markAsRead("n1")

@@ -69,6 +69,36 @@ struct LocalInboxClientTests {
         == NotificationPage(items: [], unreadTotal: 0, changeCursor: "11"))
   }
 
+  @Test func aBoundedDeleteAllSparesWhatIsNewerThanTheBound() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let inbox = LocalInbox(url: folder.url.appendingPathComponent("inbox.sqlite"))
+    // Sub-millisecond timestamps and ties: the bound follows the feed's order exactly.
+    let bound = sample("m", at: 5.000_25)
+    try inbox.insert([
+      sample("z", at: 9), sample("a", at: 5.000_25), bound, sample("n", at: 5.000_25),
+      sample("c", at: 4.998), sample("e", at: 1),
+    ])
+    let client = inbox.notificationClient
+    try await client.deleteAllUpTo(FeedPosition(bound))
+    let left = [sample("z", at: 9), sample("a", at: 5.000_25)]
+    #expect(
+      try await client.fetchPage(PageRequest(limit: 10))
+        == NotificationPage(items: left, unreadTotal: 2, changeCursor: "7"))
+    // The log keeps milliseconds, as the API does.
+    let changes = try await client.changesSince("6")
+    #expect(changes.map(\.cursor) == ["7"])
+    guard case .snapshot(let logged) = changes.first?.change else {
+      Issue.record("not a snapshot: \(changes)")
+      return
+    }
+    #expect(logged.map(\.id) == ["z", "a"])
+    // A bound taken from a notification as the log has it (to the millisecond) covers the
+    // notification the inbox stores with finer precision.
+    try await client.deleteAllUpTo(FeedPosition(logged[1]))
+    #expect(try await client.fetchPage(PageRequest(limit: 10)).items == [sample("z", at: 9)])
+  }
+
   @Test func pagesFollowTheFeedsOrderNewestFirstThenById() async throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }

@@ -40,6 +40,19 @@ struct OfflineCacheTests {
     #expect(resumed.items == [sample("n2", at: 8)])
   }
 
+  @Test func aBoundedDeleteAllTheRemoteConfirmsDeletesTheSameCachedNotifications() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let remote = InMemoryNotificationBackend(seed: (0..<4).map { sample("n\($0)", at: 10 - Double($0)) })
+    let cache = LocalInbox(url: folder.url.appendingPathComponent("cache.sqlite"))
+    let client = cache.caching(remote.client)
+    _ = try await client.fetchPage(PageRequest(limit: 50))
+    try await client.deleteAllUpTo(FeedPosition(sample("n1", at: 9)))
+    let cached = try #require(try await client.cachedPage(PageRequest(limit: 50)))
+    #expect(cached.items == [sample("n0", at: 10)])
+    #expect(remote.notifications == [sample("n0", at: 10)])
+  }
+
   @Test func changesTheRemoteConfirmsOrReportsAreCopiedAndAFirstPageDropsWhatItNoLongerLists() async throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }

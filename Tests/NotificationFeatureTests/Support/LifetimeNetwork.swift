@@ -78,6 +78,9 @@ final class LifetimeNetwork {
       },
       deleteAll: { @MainActor in
         try await self.call(touching: .everything) { try await backend.deleteAll() }
+      },
+      deleteAllUpTo: { @MainActor bound in
+        try await self.call(touching: .everything) { try await backend.deleteAllUpTo(bound) }
       })
   }
 

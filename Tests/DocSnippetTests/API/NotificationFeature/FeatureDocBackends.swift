@@ -36,6 +36,26 @@ struct BackendDocSnippets {
     #expect(store.state.notifications.elements == notifications)
   }
 
+  @Test func aClearAllIsBoundedByTheNewestNotificationListed() async throws {
+    func sample(_ id: String, _ seconds: Double) -> NotificationData {
+      NotificationData(
+        id: id, type: .ping, title: id, message: "", timestamp: Date(timeIntervalSince1970: seconds))
+    }
+    let newest = sample("newest", 20)
+    let older = sample("older", 10)
+    let arrivedAfterTheClear = sample("later", 30)
+    let backend = InMemoryNotificationBackend(seed: [arrivedAfterTheClear, newest, older])
+    let client = backend.client
+    // snippet: feed-position
+    let bound = FeedPosition(newest)  // the newest notification listed
+    let cleared = bound.covers(older)  // true: deleted with the clear-all
+    let spared = !bound.covers(arrivedAfterTheClear)  // true: kept
+    try await client.deleteAllUpTo(bound)
+    // snippet: end
+    #expect(cleared && spared)
+    #expect(backend.notifications == [arrivedAfterTheClear])
+  }
+
   @Test func aCorruptInboxIsReportedWithItsPath() throws {
     let folder = try FeatureDocFolder()
     defer { folder.remove() }
