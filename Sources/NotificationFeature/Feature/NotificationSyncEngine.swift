@@ -139,14 +139,8 @@ public struct NotificationSyncEngine: Reducer {
     public func applyingPendingChanges(to incoming: NotificationData) -> NotificationData? {
       var notification = incoming
       for entry in confirmedWhileLoading {
-        switch entry {
-        case .markAsRead(let id) where id == notification.id: notification.isRead = true
-        case .markAsUnread(let id) where id == notification.id: notification.isRead = false
-        case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
-        case .delete(let id) where id == notification.id: return nil
-        case .deleteAll where entry.deletes(notification): return nil
-        default: break
-        }
+        guard let changed = entry.applied(to: notification) else { return nil }
+        notification = changed
       }
       for change in pendingChanges.values {
         switch change {
@@ -167,14 +161,8 @@ public struct NotificationSyncEngine: Reducer {
         }
       }
       for entry in outbox {
-        switch entry {
-        case .markAsRead(let id) where id == notification.id: notification.isRead = true
-        case .markAsUnread(let id) where id == notification.id: notification.isRead = false
-        case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
-        case .delete(let id) where id == notification.id: return nil
-        case .deleteAll where entry.deletes(notification): return nil
-        default: break
-        }
+        guard let changed = entry.applied(to: notification) else { return nil }
+        notification = changed
       }
       return notification
     }

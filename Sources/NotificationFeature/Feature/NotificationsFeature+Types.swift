@@ -118,6 +118,20 @@ extension NotificationsFeature {
     /// `upTo` is `nil` (an outbox saved before clear-alls were bounded decodes so).
     case deleteAll(upTo: FeedPosition?)
 
+    /// `notification` as the backend has it once the entry is applied, or `nil` when the entry
+    /// deletes it.
+    func applied(to notification: NotificationData) -> NotificationData? {
+      var notification = notification
+      switch self {
+      case .markAsRead(let id) where id == notification.id: notification.isRead = true
+      case .markAsUnread(let id) where id == notification.id: notification.isRead = false
+      case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
+      case .delete, .deleteAll: if deletes(notification) { return nil }
+      default: break
+      }
+      return notification
+    }
+
     /// Whether the entry deletes `notification` on the backend. Local notices are never on it.
     func deletes(_ notification: NotificationData) -> Bool {
       switch self {
