@@ -9,7 +9,9 @@ import NotificationFeature
 ///   page of 50, as a CLI run does;
 /// - mark-read: mark one unread notification read, committed (a different one each time);
 /// - unread-count: the inbox's unread count;
-/// - changes-since: the changes after a cursor 100 changes back.
+/// - changes-since: the changes after a cursor 100 changes back;
+/// - unread-about: the unread notifications about one contact (10 of them, wherever they are
+///   in the feed), what opening the contact's screen fetches.
 ///
 /// The inbox is filled outside the timing, in one transaction. `--quick` divides N by 10.
 @MainActor
@@ -36,7 +38,8 @@ private func runW10(count: Int, label: Int) async throws {
     (0..<count).map { index in
       NotificationData(
         id: "n\(index)", type: NotificationType.knownCases[index % 7], title: "Title \(index)",
-        message: "Message \(index)", timestamp: start.addingTimeInterval(-Double(index)))
+        message: "Message \(index)", timestamp: start.addingTimeInterval(-Double(index)),
+        target: .contact(contactID: "c\(index % (count / 10))"))
     })
   let client = inbox.notificationClient
 
@@ -59,10 +62,19 @@ private func runW10(count: Int, label: Int) async throws {
     let events = try await client.changesSince(String(latest - 100))
     guard events.count == 100 else { throw W10Error("\(events.count) changes since") }
   }
+  var contact = 0
+  let unreadAbout = try await medianMilliseconds(repetitions: 51) {
+    // A different contact each time, its notifications spread over the whole feed.
+    let entity = NotificationsFeature.Entity.contact("c\((contact * 7_919) % (count / 10))")
+    contact += 1
+    let unread = try await client.fetchUnread(entity).count
+    guard (1...10).contains(unread) else { throw W10Error("\(unread) unread about \(entity)") }
+  }
   report("W10", "open-first-page n=\(label)", open, "ms/op")
   report("W10", "mark-read n=\(label)", markRead, "ms/op")
   report("W10", "unread-count n=\(label)", unread, "ms/op")
   report("W10", "changes-since n=\(label)", changes, "ms/op")
+  report("W10", "unread-about n=\(label)", unreadAbout, "ms/op")
 }
 
 private struct W10Error: Error, CustomStringConvertible {

@@ -147,7 +147,8 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
       throw .usage(
         "Unknown kind '\(kind)'\(suggestion) The kinds are contact, alert and ping.", command: "open")
     }
-    try await session.load()
+    // The feature marks the first page's at once and fetches the others about the entity.
+    try await session.load(.firstPage)
     let before = session.feature.unreadCount
     await session.send(.markTargetRead(entity))
     try session.failIfError()

@@ -39,6 +39,13 @@ struct HighlightsAndNoticesTests {
     await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
   }
 
+  /// A list that holds the whole feed: opening an entity fetches nothing.
+  static func everyPageLoaded(_ notifications: [NotificationData]) -> NotificationsFeature.State {
+    var state = NotificationsFeature.State(notifications: notifications)
+    state.hasLoadedOnce = true
+    return state
+  }
+
   @Test func entitiesWithUnreadNotificationsAreHighlighted() {
     let state = NotificationsFeature.State(notifications: Fixtures.feed)
     #expect(state.highlightedEntities == [.ping("p1"), .contact("c1"), .alert("a1")])
@@ -46,7 +53,9 @@ struct HighlightsAndNoticesTests {
 
   @Test func openingAnEntityMarksEverythingAboutItRead() async {
     let extra = Fixtures.notification("n5", minutesAgo: 5, type: .role, target: .contact(contactID: "c1"))
-    let store = makeStore(Fixtures.feed + [extra]) { $0.notificationClient.markAllAsRead = { _ in } }
+    let store = makeStore(state: Self.everyPageLoaded(Fixtures.feed + [extra])) {
+      $0.notificationClient.markAllAsRead = { _ in }
+    }
     await store.send(.markTargetRead(.contact("c1"))) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.notifications[id: "n5"]?.isRead = true
@@ -62,7 +71,7 @@ struct HighlightsAndNoticesTests {
       "n5", minutesAgo: 5, type: .role, target: .contact(contactID: "c1"))
     let alreadyRead = Fixtures.notification(
       "n6", minutesAgo: 6, type: .added, isRead: true, target: .contact(contactID: "c1"))
-    let store = makeStore(Fixtures.feed + [unread, alreadyRead]) {
+    let store = makeStore(state: Self.everyPageLoaded(Fixtures.feed + [unread, alreadyRead])) {
       $0.notificationClient.markAllAsRead = { _ in throw UserFacingError.unauthorized }
     }
     await store.send(.markTargetRead(.contact("c1"))) {

@@ -60,6 +60,40 @@ struct ServerIntegrationTests {
     #expect(try await client.fetchPage(PageRequest(limit: 10)).items == newest)
   }
 
+  @Test func anEntitysUnreadNotificationsGoThroughTheServer() async throws {
+    func about(_ id: String, _ target: NotificationTarget, isRead: Bool = false) -> NotificationData {
+      var notification = sample(id, secondsAgo: Double(id.dropFirst()) ?? 0)
+      notification.target = target
+      notification.isRead = isRead
+      return notification
+    }
+    let feed = [
+      about("n1", .contact(contactID: "c/1")), about("n2", .ping(pingID: "p 1", contactID: "c/1")),
+      about("n3", .alert(alertID: "a1")), about("n4", .contact(contactID: "c/1"), isRead: true),
+    ]
+    let server = try TestServer(notifications: feed)
+    defer { server.stop() }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    // Ids that need escaping in a query arrive intact.
+    #expect(try await client.fetchUnread(.contact("c/1")) == [feed[0], feed[1]])
+    #expect(try await client.fetchUnread(.ping("p 1")) == [feed[1]])
+    #expect(try await client.fetchUnread(.alert("a1")) == [feed[2]])
+    #expect(try await client.fetchUnread(.alert("nobody")) == [])
+    // The documented shape, and its refusals.
+    let response = await server.raw(
+      "GET /api/notifications/unread?alert=a1 HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
+        + "Connection: close\r\n\r\n")
+    #expect(response.hasPrefix("HTTP/1.1 200"))
+    #expect(response.contains(#"{"items":[{"#))
+    for query in ["", "?contact=", "?contact=c1&alert=a1", "?person=c1", "?ping=\(String(repeating: "p", count: 201))"] {
+      let refused = await server.raw(
+        "GET /api/notifications/unread\(query) HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
+          + "Connection: close\r\n\r\n")
+      #expect(refused.hasPrefix("HTTP/1.1 400"), "\(query): \(refused)")
+      #expect(refused.contains("invalid_parameter"), "\(query)")
+    }
+  }
+
   @Test func pagesCarryTheUnreadTotalOfTheWholeInbox() async throws {
     let server = try TestServer(
       notifications: (0..<5).map { sample("n\($0)", secondsAgo: Double($0)) })

@@ -254,6 +254,35 @@ struct CLITests {
     #expect(typo.error.hasPrefix("error: Unknown kind 'contcat'; did you mean 'contact'?"))
   }
 
+  @Test func openMarksWhatIsAboutAnEntityBeyondTheFirstPageWithoutLoadingEveryPage() throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    #expect(try cli("seed", "--count", "300").status == 0)
+    func unreadAboutC0() throws -> Int {
+      let output = try cli("list", "--all", "--json").output
+      let rows = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+      return rows.count { row in
+        let target = row["target"] as? [String: Any]
+        return row["isRead"] as? Bool == false && target?["contactId"] as? String == "c0"
+      }
+    }
+    let before = try unreadAboutC0()
+    // Six pages of 50: most of them are past the first.
+    #expect(before > 25)
+    let opened = try cli("open", "contact", "c0", "--trace")
+    #expect(opened.output == "Opened contact c0: marked \(before) notifications read.\n")
+    // One page loaded, then the backend named the rest.
+    // Each action as the trace names it, its line breaks and indentation left out.
+    let actions = opened.error.components(separatedBy: "received action:").map {
+      String($0.prefix(80).filter { !$0.isWhitespace })
+    }
+    #expect(actions.count { $0.hasPrefix(".notifications(.pageLoaded(") } == 1)
+    #expect(actions.count { $0.hasPrefix(".notifications(.loadMoreRequested") } == 0)
+    #expect(actions.count { $0.hasPrefix(".notifications(.targetUnreadLoaded(") } == 1)
+    #expect(try unreadAboutC0() == 0)
+    #expect(try cli("list").output.contains("\(300 - before) unread"))
+  }
+
   @Test func aLocalNoticeIsRecordedAndListed() throws {
     let cli = try CLI()
     defer { cli.remove() }

@@ -132,6 +132,24 @@ public final class NotificationAPI: Sendable {
     }
   }
 
+  /// The entity `/unread` asks about: exactly one of `contact`, `alert` and `ping`, with an id.
+  static func entity(in request: HTTPRequest) throws(InvalidParameter) -> NotificationsFeature.Entity {
+    let given: [NotificationsFeature.Entity] = [
+      request.query["contact"].map { .contact($0) }, request.query["alert"].map { .alert($0) },
+      request.query["ping"].map { .ping($0) },
+    ].compactMap { $0 }
+    guard given.count == 1, let entity = given.first else {
+      throw InvalidParameter(message: "give exactly one of contact, alert and ping")
+    }
+    switch entity {
+    case .contact(let id), .alert(let id), .ping(let id):
+      guard !id.isEmpty, id.utf8.count <= 200 else {
+        throw InvalidParameter(message: "an entity id has 1 to 200 bytes")
+      }
+    }
+    return entity
+  }
+
   func route(_ request: HTTPRequest) async throws -> HTTPResponse {
     let parts = request.path.split(separator: "/").map(String.init)
     let method = request.method
@@ -167,6 +185,9 @@ public final class NotificationAPI: Sendable {
       let lastEventID = try Self.number(
         "Last-Event-ID", request.header("last-event-id"), range: positions)
       return .eventStream(try await events(after: lastEventID.map(String.init)))
+    case ("GET", 1) where rest[0] == "unread":
+      struct Unread: Encodable { var items: [NotificationData] }
+      return .json(Unread(items: try await client.fetchUnread(try Self.entity(in: request))))
     case ("PATCH", 1) where rest[0] == "read-all":
       struct Body: Decodable { var ids: [String]? }
       let body = request.body.isEmpty ? Body(ids: nil) : try decode(Body.self, request.body)

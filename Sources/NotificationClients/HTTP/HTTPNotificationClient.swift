@@ -60,6 +60,18 @@ extension NotificationClient {
       fetchNotification: { id in
         let data = try await api.send("GET", "api/notifications/\(api.escape(id))")
         return try api.decode(NotificationData.self, from: data)
+      },
+      fetchUnread: { entity in
+        let query =
+          switch entity {
+          case .contact(let id): URLQueryItem(name: "contact", value: id)
+          case .alert(let id): URLQueryItem(name: "alert", value: id)
+          case .ping(let id): URLQueryItem(name: "ping", value: id)
+          }
+        let data = try await api.send("GET", "api/notifications/unread", query: [query])
+        let page = try api.decode(LossyPage.self, from: data)
+        for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
+        return page.items
       }
     )
   }

@@ -96,8 +96,12 @@ public final class InMemoryNotificationBackend: Sendable {
     NotificationClient(
       fetchPage: { request in
         try await self.call()
+        let start = request.cursor.flatMap(Int.init) ?? request.offset ?? 0
+        guard start >= 0, request.limit > 0 else {
+          throw UserFacingError.invalidData(
+            reason: "a page starts at 0 or later and holds 1 or more notifications")
+        }
         return self.state.withLock { state in
-          let start = request.cursor.flatMap(Int.init) ?? request.offset ?? 0
           let items = Array(state.notifications.elements.dropFirst(start).prefix(request.limit))
           let end = start + items.count
           let hasMore = end < state.notifications.count
@@ -177,6 +181,12 @@ public final class InMemoryNotificationBackend: Sendable {
           throw UserFacingError.notFound
         }
         return notification
+      },
+      fetchUnread: { entity in
+        try await self.call()
+        return self.state.withLock { state in
+          state.notifications.filter { !$0.isRead && entity.matches($0.target) }
+        }
       }
     )
   }

@@ -14,11 +14,13 @@ import NotificationFeature
 /// Several processes may use one inbox at once (the CLI, the dev server, a second CLI): the
 /// database is journaled with WAL and a writer waits for another's lock (see ``SQLiteQueue``).
 ///
-/// Schema (migration "inbox 1"):
+/// Schema (migrations "inbox 1" and "inbox 2"):
 ///
-/// - `notifications(id PRIMARY KEY, type, timestamp, is_read, json)`: `timestamp` is the
-///   `Date`'s own `Double` (seconds since 2001), so it reads back exactly; `json` is the
-///   notification's JSON shape, whose `isRead` and `timestamp` the columns override.
+/// - `notifications(id PRIMARY KEY, type, timestamp, is_read, json, contact_id, alert_id,
+///   ping_id)`: `timestamp` is the `Date`'s own `Double` (seconds since 2001), so it reads back
+///   exactly; `json` is the notification's JSON shape, whose `isRead` and `timestamp` the
+///   columns override; the last three name the entity it is about (a ping's contact too), and
+///   partial indexes on them list an entity's unread notifications ("inbox 2").
 /// - `changes(cursor INTEGER PRIMARY KEY AUTOINCREMENT, kind, id, json)`: the newest
 ///   ``changeLogLimit`` changes; a cursor older than those catches up with a snapshot.
 /// - `counts(unread)`: one row, kept by the triggers on `notifications`.
@@ -95,8 +97,55 @@ package final class InboxDatabase: Sendable {
         CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
         """)
     }
+    migrator.register("inbox 2") { db in
+      // The entity each notification is about, so opening one finds its unread notifications
+      // without reading the others.
+      try db.execute(
+        """
+        ALTER TABLE notifications ADD COLUMN contact_id TEXT;
+        ALTER TABLE notifications ADD COLUMN alert_id TEXT;
+        ALTER TABLE notifications ADD COLUMN ping_id TEXT;
+        """)
+      let rows = try db.statement("SELECT id, json FROM notifications").rows { row in
+        (id: row.text(at: 0), json: row.data(at: 1))
+      }
+      let update = try db.prepare(
+        "UPDATE notifications SET contact_id = ?, alert_id = ?, ping_id = ? WHERE id = ?")
+      for row in rows {
+        // A row whose JSON does not decode is reported when it is read, not here.
+        guard let stored = try? JSONDecoder().decode(StoredTarget.self, from: row.json) else {
+          continue
+        }
+        try update.run(entityColumns(of: stored.target ?? .none) + [.text(row.id)])
+      }
+      try db.execute(
+        """
+        CREATE INDEX unread_by_contact ON notifications (contact_id, timestamp DESC, id)
+          WHERE is_read = 0 AND contact_id IS NOT NULL;
+        CREATE INDEX unread_by_alert ON notifications (alert_id, timestamp DESC, id)
+          WHERE is_read = 0 AND alert_id IS NOT NULL;
+        CREATE INDEX unread_by_ping ON notifications (ping_id, timestamp DESC, id)
+          WHERE is_read = 0 AND ping_id IS NOT NULL;
+        """)
+    }
     return migrator
   }()
+
+  /// The target of a stored notification's JSON, and nothing else of it.
+  private struct StoredTarget: Decodable {
+    var target: NotificationTarget?
+  }
+
+  /// The `contact_id`, `alert_id` and `ping_id` of a notification about `target`: a ping is
+  /// about its contact too.
+  private static func entityColumns(of target: NotificationTarget) -> [SQLiteValue] {
+    switch target {
+    case .none: [.null, .null, .null]
+    case .contact(let contactID): [.text(contactID), .null, .null]
+    case .alert(let alertID): [.null, .text(alertID), .null]
+    case .ping(let pingID, let contactID): [.text(contactID), .null, .text(pingID)]
+    }
+  }
 
   // MARK: Reading
 
@@ -132,6 +181,29 @@ package final class InboxDatabase: Sendable {
     try reading { db in
       try db.statement("SELECT json, timestamp, is_read FROM notifications WHERE id = ?")
         .firstRow([.text(id)], Self.notification)
+    }
+  }
+
+  /// The unread notifications about `entity`, newest first.
+  ///
+  /// - Complexity: O(*u* log *n*) for *u* of them among *n* notifications: a walk of the
+  ///   index of unread notifications by entity.
+  package func unread(about entity: NotificationsFeature.Entity) throws(InboxError)
+    -> [NotificationData]
+  {
+    let (column, id) =
+      switch entity {
+      case .contact(let id): ("contact_id", id)
+      case .alert(let id): ("alert_id", id)
+      case .ping(let id): ("ping_id", id)
+      }
+    return try reading { db in
+      try db.statement(
+        """
+        SELECT json, timestamp, is_read FROM notifications
+        WHERE is_read = 0 AND \(column) = ? ORDER BY timestamp DESC, id
+        """
+      ).rows([.text(id)], Self.notification)
     }
   }
 
@@ -404,9 +476,11 @@ package final class InboxDatabase: Sendable {
   private static func upsert(_ notification: NotificationData, in db: SQLiteConnection) throws {
     try db.execute(
       """
-      INSERT INTO notifications (id, type, timestamp, is_read, json) VALUES (?, ?, ?, ?, ?)
+      INSERT INTO notifications (id, type, timestamp, is_read, json, contact_id, alert_id, ping_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET type = excluded.type, timestamp = excluded.timestamp,
-        is_read = excluded.is_read, json = excluded.json
+        is_read = excluded.is_read, json = excluded.json, contact_id = excluded.contact_id,
+        alert_id = excluded.alert_id, ping_id = excluded.ping_id
       """,
       try row(notification))
   }
@@ -436,7 +510,7 @@ package final class InboxDatabase: Sendable {
       .text(notification.id), .text(notification.type.rawValue),
       .real(notification.timestamp.timeIntervalSinceReferenceDate), .init(notification.isRead),
       .blob(try JSONEncoder().encode(notification)),
-    ]
+    ] + entityColumns(of: notification.target)
   }
 
   private static func unreadCount(_ db: SQLiteConnection) throws(SQLiteError) -> Int {

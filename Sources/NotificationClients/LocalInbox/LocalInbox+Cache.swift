@@ -99,6 +99,19 @@ extension LocalInbox {
           return cached
         }
       },
+      fetchUnread: { entity in
+        do {
+          let unread = try await remote.fetchUnread(entity)
+          try? self.cacheDatabase { try $0.cache(unread.map { .updated($0) }) }
+          return unread
+        } catch let error as UserFacingError where error.isRetryable {
+          // Offline: what the cache holds about it, marked read here and sent later.
+          guard let cached = try? self.cacheDatabase({ try $0.unread(about: entity) }) else {
+            throw error
+          }
+          return cached
+        }
+      },
       cachedPage: { request in
         let page = try self.cachedPage(request)
         return page.items.isEmpty ? nil : page

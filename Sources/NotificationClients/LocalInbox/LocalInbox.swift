@@ -166,6 +166,9 @@ public final class LocalInbox: Sendable {
         }
         guard let notification else { throw UserFacingError.notFound }
         return notification
+      },
+      fetchUnread: { entity in
+        try Self.mapping { () throws(InboxError) in try self.database().unread(about: entity) }
       }
     )
   }

@@ -120,6 +120,13 @@ public struct NotificationClient: Sendable {
   /// The notification with an id, whether or not a page listed it; `UserFacingError.notFound`
   /// when the backend has none (the default, for a backend that cannot look one up).
   public var fetchNotification: @Sendable (String) async throws -> NotificationData
+  /// The unread notifications about an entity (see ``NotificationsFeature/Entity/matches(_:)``),
+  /// newest first, whether or not a page listed them: what opening the entity's screen marks
+  /// read beyond the pages the feature has loaded.
+  ///
+  /// > Note: A client made without it pages through ``fetchPage`` to find them, which costs a
+  /// > request per page. Every client in NotificationClients asks its backend at once.
+  public var fetchUnread: @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData]
   /// The page a cache on the device holds for `request`, shown at launch before the backend
   /// answers; `nil` when there is no cache or it is empty (the default).
   public var cachedPage: @Sendable (PageRequest) async throws -> NotificationPage?
@@ -137,6 +144,7 @@ public struct NotificationClient: Sendable {
     fetchNotification: @escaping @Sendable (String) async throws -> NotificationData = { _ in
       throw UserFacingError.notFound
     },
+    fetchUnread: (@Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
     cachedPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
     self.fetchPage = fetchPage
@@ -149,7 +157,31 @@ public struct NotificationClient: Sendable {
     self.deleteAll = deleteAll
     self.deleteAllUpTo = deleteAllUpTo ?? { _ in try await deleteAll() }
     self.fetchNotification = fetchNotification
+    self.fetchUnread = fetchUnread ?? { entity in
+      try await Self.unread(about: entity, pagingThrough: fetchPage)
+    }
     self.cachedPage = cachedPage
+  }
+
+  /// The unread notifications about `entity`, found by fetching every page: how a client made
+  /// without ``fetchUnread`` answers it.
+  static func unread(
+    about entity: NotificationsFeature.Entity,
+    pagingThrough fetchPage: @Sendable (PageRequest) async throws -> NotificationPage
+  ) async throws -> [NotificationData] {
+    var unread: [NotificationData] = []
+    var request = PageRequest(limit: NotificationsFeature.pageSize)
+    var cursors: Set<String> = []
+    while true {
+      let page = try await fetchPage(request)
+      unread += page.items.filter { !$0.isRead && entity.matches($0.target) }
+      // A backend that says there is more but gives no way there (or a cursor it gave
+      // before) has been read to its end.
+      guard page.hasMore, let next = page.nextCursor, cursors.insert(next).inserted else {
+        return unread
+      }
+      request = PageRequest(limit: NotificationsFeature.pageSize, cursor: next)
+    }
   }
 }
 
@@ -166,7 +198,8 @@ extension NotificationClient {
     delete: Loom.unimplemented("NotificationClient.delete"),
     deleteAll: Loom.unimplemented("NotificationClient.deleteAll"),
     deleteAllUpTo: Loom.unimplemented("NotificationClient.deleteAllUpTo"),
-    fetchNotification: Loom.unimplemented("NotificationClient.fetchNotification")
+    fetchNotification: Loom.unimplemented("NotificationClient.fetchNotification"),
+    fetchUnread: Loom.unimplemented("NotificationClient.fetchUnread")
   )
 
   /// A client that fails every call saying no backend is configured: the live value until an
@@ -184,7 +217,8 @@ extension NotificationClient {
       delete: { _ in throw error },
       deleteAll: { throw error },
       deleteAllUpTo: { _ in throw error },
-      fetchNotification: { _ in throw error }
+      fetchNotification: { _ in throw error },
+      fetchUnread: { _ in throw error }
     )
   }()
 }

@@ -3,6 +3,7 @@ import Loom
 
 extension NotificationsFeature {
   func setRead(_ id: String, _ isRead: Bool, in state: inout State) -> Effect<Action> {
+    if !isRead, state.targetFetchesInFlight > 0 { state.markedUnreadWhileOpening.insert(id) }
     guard let notification = state.notifications[id: id] else {
       // Not loaded (or unknown): the backend changes it, or says it does not exist.
       guard !state.deletedIDs.contains(id) else { return show(.notFound, in: &state) }
@@ -32,6 +33,54 @@ extension NotificationsFeature {
     }
     guard !remoteIDs.isEmpty else { return .none }
     return perform(.markAll(ids: remoteIDs), sending: .markAllAsRead(remoteIDs), in: &state)
+  }
+
+  /// Marks read the unread notifications about `entity` the list has loaded, at once, and
+  /// fetches those on pages it has not loaded, unless the backend's unread total says there
+  /// are none.
+  func openTarget(_ entity: Entity, in state: inout State) -> Effect<Action> {
+    let ids = state.notifications.compactMap { notification in
+      !notification.isRead && entity.matches(notification.target) ? notification.id : nil
+    }
+    let marked = markRead(ids, in: &state)
+    let everyPageLoaded = state.hasLoadedOnce && !state.hasMore
+    guard !everyPageLoaded, state.unreadNotLoaded != 0 else { return marked }
+    state.targetFetchesInFlight += 1
+    let fetch = Effect<Action>.run { [client] send in
+      await send(.targetUnreadLoaded(entity, try await client.fetchUnread(entity)))
+    } catch: { error, send in
+      await send(.targetUnreadFailed(entity, UserFacingError(error)))
+    }
+    return .merge(marked, fetch)
+  }
+
+  /// Lists the unread notifications about `entity` the backend sent that the list does not
+  /// have (as a page's would be, counted out of the unread ones not loaded), and marks read
+  /// those still unread, except the ones the person marked unread since it was opened.
+  ///
+  /// A notification the list has is not listed again: the backend's copy may predate a
+  /// change made here since.
+  func markFetchedTargetRead(
+    _ entity: Entity, _ unread: [NotificationData], in state: inout State
+  ) -> Effect<Action> {
+    var owed = OwedToBackend()
+    for notification in unread where !state.notifications.contains(id: notification.id) {
+      countLoading(notification, in: &state)
+      list(fromBackend: notification, into: &state, owed: &owed)
+    }
+    let ids = unread.compactMap { fetched in
+      state.notifications[id: fetched.id].flatMap { listed in
+        !listed.isRead && entity.matches(listed.target)
+          && !state.markedUnreadWhileOpening.contains(listed.id) ? listed.id : nil
+      }
+    }
+    let told = tellBackend(owed, in: &state)
+    return .merge(told, markRead(ids, in: &state))
+  }
+
+  func finishTargetFetch(in state: inout State) {
+    state.targetFetchesInFlight = max(0, state.targetFetchesInFlight - 1)
+    if state.targetFetchesInFlight == 0 { state.markedUnreadWhileOpening = [] }
   }
 
   /// Hands an optimistic change, already applied to the list, to the sync engine, which runs

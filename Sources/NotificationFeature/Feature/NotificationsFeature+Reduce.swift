@@ -219,10 +219,16 @@ extension NotificationsFeature {
       return .none
 
     case .markTargetRead(let entity):
-      let ids = state.notifications.compactMap { notification in
-        !notification.isRead && entity.matches(notification.target) ? notification.id : nil
-      }
-      return markRead(ids, in: &state)
+      return openTarget(entity, in: &state)
+
+    case .targetUnreadLoaded(let entity, let unread):
+      let marked = markFetchedTargetRead(entity, unread, in: &state)
+      finishTargetFetch(in: &state)
+      return marked
+
+    case .targetUnreadFailed(_, let error):
+      finishTargetFetch(in: &state)
+      return show(error, in: &state)
 
     case .notificationTapped(let id):
       return tap(id, in: &state)

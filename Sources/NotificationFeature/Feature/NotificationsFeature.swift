@@ -94,6 +94,13 @@ public struct NotificationsFeature: Reducer {
     /// `NotificationsFeature+UnreadTotal.swift`. `nil` when the latest first page carried no
     /// total: the count is then of the notifications loaded.
     public var unreadNotLoaded: Int?
+    /// How many fetches of an opened entity's unread notifications (`markTargetRead`) are in
+    /// flight.
+    public var targetFetchesInFlight = 0
+    /// The notifications the person marked unread while ``targetFetchesInFlight`` was not 0:
+    /// an entity opened earlier leaves them unread, as the person made them last. Emptied when
+    /// the last fetch finishes.
+    public var markedUnreadWhileOpening: Set<String> = []
 
     public init(notifications: [NotificationData] = []) {
       self.notifications = NotificationFeed(
@@ -211,7 +218,16 @@ public struct NotificationsFeature: Reducer {
     case pushesSaved
 
     case recordLocalNotice(title: String, message: String)
+    /// The entity's screen opened: marks read every unread notification about it, those on
+    /// pages not loaded too (fetched with `fetchUnread`).
     case markTargetRead(Entity)
+    /// The unread notifications about an entity, fetched because the list had not loaded every
+    /// page: those not listed are listed, and all are marked read, except those the person
+    /// marked unread since the entity was opened.
+    case targetUnreadLoaded(Entity, [NotificationData])
+    /// The unread notifications about an entity could not be fetched: those loaded were marked
+    /// read, the others stay unread.
+    case targetUnreadFailed(Entity, UserFacingError)
     case notificationTapped(String)
     /// Loads a notification the list has not loaded (for a shell to show it), by id.
     case loadNotification(String)

@@ -23,6 +23,18 @@ struct InMemoryNotificationBackendTests {
     #expect(!byOffset.hasMore)
   }
 
+  @Test func aNegativeStartOrAnEmptyPageIsATypedErrorNotATrap() async throws {
+    let client = InMemoryNotificationBackend(seed: seed).client
+    for request in [
+      PageRequest(limit: 2, offset: -1), PageRequest(limit: 2, cursor: "-3"), PageRequest(limit: 0),
+      PageRequest(limit: -1),
+    ] {
+      await #expect(throws: UserFacingError.self, "\(request)") {
+        try await client.fetchPage(request)
+      }
+    }
+  }
+
   @Test func everyPageCarriesTheUnreadTotalOfTheWholeFeed() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     let client = backend.client

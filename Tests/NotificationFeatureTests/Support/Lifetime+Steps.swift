@@ -95,6 +95,14 @@ extension Lifetime {
       break
     }
     if !problems.isEmpty { fail(problems) }
+    if case .markTargetRead(let entity) = action {
+      // Those about it the list has not loaded are marked read once the backend names them,
+      // unless that fetch fails: what the person claimed about them before no longer holds.
+      for notification in backend.notifications
+      where entity.matches(notification.target) && !before.contains(id: notification.id) {
+        model.readClaims[notification.id] = nil
+      }
+    }
     model.recordPersonChange(from: before, to: after)
     if case .clearAll = action { clearAllMayBeQueued = true }
     let touched = Set(before.lazy.map(\.id).filter { before[id: $0] != after[id: $0] })

@@ -1,0 +1,149 @@
+import Foundation
+import Loom
+import LoomTesting
+import NotificationFeature
+import Testing
+
+/// Opening an entity's screen (`markTargetRead`) marks read every unread notification about
+/// it: those loaded at once, and those on pages not loaded once the backend names them.
+@MainActor
+struct OpenTargetTests {
+  /// n1 (a ping of c1) and n2 are loaded and unread; the backend has three more unread on
+  /// pages not loaded: x1 and x2 about c1, and one about something else.
+  static func firstPageLoaded() -> NotificationsFeature.State {
+    var state = NotificationsFeature.State(notifications: Fixtures.feed)
+    state.hasLoadedOnce = true
+    state.hasMore = true
+    state.nextCursor = "3"
+    state.unreadNotLoaded = 3
+    return state
+  }
+
+  nonisolated static let x1 = Fixtures.notification("x1", minutesAgo: 100, target: .contact(contactID: "c1"))
+  nonisolated static let x2 = Fixtures.notification(
+    "x2", minutesAgo: 200, target: .ping(pingID: "p9", contactID: "c1"))
+
+  @Test func openingAnEntityMarksItsNotificationsOnPagesNotLoadedReadToo() async {
+    let marked = LockedState<[[String]]>([])
+    // The fetch waits until the test lets it answer, so the two calls finish in a known order.
+    let (answer, letAnswer) = AsyncStream<Void>.makeStream()
+    let store = makeStore(state: Self.firstPageLoaded()) {
+      $0.notificationClient.markAllAsRead = { ids in marked.withLock { $0.append(ids ?? []) } }
+      $0.notificationClient.fetchUnread = { entity in
+        #expect(entity == .contact("c1"))
+        for await _ in answer { break }
+        // n1 is still unread on the backend when it answers.
+        return [Fixtures.feed[0], Self.x1, Self.x2]
+      }
+    }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n1"])
+      $0.targetFetchesInFlight = 1
+    }
+    await store.receive(.delegate(.unreadCountChanged(4)))
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    letAnswer.yield()
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0], Self.x1, Self.x2])) {
+      $0.targetFetchesInFlight = 0
+      var x1 = Self.x1
+      x1.isRead = true
+      var x2 = Self.x2
+      x2.isRead = true
+      $0.notifications.append(x1)
+      $0.notifications.append(x2)
+      // The two it loaded were among the unread ones not loaded.
+      $0.unreadNotLoaded = 1
+      $0.sync.pendingChanges[UUID(1)] = .markAll(ids: ["x1", "x2"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges = [:] }
+    // n1 is not sent twice.
+    #expect(marked.withLock { $0 } == [["n1"], ["x1", "x2"]])
+  }
+
+  @Test func oneThePersonMarkedUnreadSinceTheEntityWasOpenedIsLeftUnread() async {
+    let (answer, letAnswer) = AsyncStream<Void>.makeStream()
+    let store = makeStore(state: Self.firstPageLoaded()) {
+      $0.notificationClient.markAllAsRead = { _ in }
+      $0.notificationClient.markAsUnread = { _ in }
+      $0.notificationClient.fetchUnread = { _ in
+        for await _ in answer { break }
+        return [Fixtures.feed[0]]
+      }
+    }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n1"])
+      $0.targetFetchesInFlight = 1
+    }
+    await store.receive(.delegate(.unreadCountChanged(4)))
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    // The person marks n1 unread again before the backend answers.
+    await store.send(.markAsUnread("n1")) {
+      $0.notifications[id: "n1"]?.isRead = false
+      $0.markedUnreadWhileOpening = ["n1"]
+      $0.sync.pendingChanges[UUID(1)] = .setRead(id: "n1", isRead: false, previous: true)
+    }
+    await store.receive(.delegate(.unreadCountChanged(5)))
+    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges = [:] }
+    letAnswer.yield()
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0]])) {
+      $0.targetFetchesInFlight = 0
+      $0.markedUnreadWhileOpening = []
+    }
+  }
+
+  @Test func noFetchWhenTheBackendHasNoUnreadNotificationNotLoaded() async {
+    var state = Self.firstPageLoaded()
+    state.unreadNotLoaded = 0
+    // `fetchUnread` is unimplemented here: calling it fails the test.
+    let store = makeStore(state: state) { $0.notificationClient.markAllAsRead = { _ in } }
+    await store.send(.markTargetRead(.alert("a1"))) {
+      $0.notifications[id: "n2"]?.isRead = true
+      $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n2"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+  }
+
+  @Test func beforeTheFirstPageEveryUnreadNotificationAboutItIsFetched() async {
+    let store = makeStore(state: NotificationsFeature.State()) {
+      $0.notificationClient.markAllAsRead = { _ in }
+      $0.notificationClient.fetchUnread = { _ in [Self.x1] }
+    }
+    await store.send(.markTargetRead(.contact("c1"))) { $0.targetFetchesInFlight = 1 }
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1])) {
+      $0.targetFetchesInFlight = 0
+      var x1 = Self.x1
+      x1.isRead = true
+      $0.notifications = [x1]
+      $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["x1"])
+    }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+  }
+
+  @Test func aFailedFetchLeavesTheLoadedOnesReadAndShowsTheError() async {
+    let (answer, letAnswer) = AsyncStream<Void>.makeStream()
+    let store = makeStore(state: Self.firstPageLoaded()) {
+      $0.notificationClient.markAllAsRead = { _ in }
+      $0.notificationClient.fetchUnread = { _ in
+        for await _ in answer { break }
+        throw UserFacingError.server(status: 500)
+      }
+    }
+    await store.send(.markTargetRead(.alert("a1"))) {
+      $0.notifications[id: "n2"]?.isRead = true
+      $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n2"])
+      $0.targetFetchesInFlight = 1
+    }
+    await store.receive(.delegate(.unreadCountChanged(4)))
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    letAnswer.yield()
+    await store.receive(.targetUnreadFailed(.alert("a1"), .server(status: 500))) {
+      $0.targetFetchesInFlight = 0
+      $0.error = .server(status: 500)
+    }
+    await store.receive(.delegate(.errorOccurred(.server(status: 500))))
+  }
+}
