@@ -199,8 +199,10 @@ struct GuidePackage {
     _ package: URL, running product: String? = nil, expecting tests: [String] = [],
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws -> Run? {
-    try await swift(
+    let build = try await swift(
       ["build", "--build-tests"] + strict, package: package, sourceLocation: sourceLocation)
+    // After a failed build, `--skip-build` would run what an earlier build left.
+    guard build.status == 0 else { return nil }
     var run: Run?
     if let product {
       run = try await swift(
