@@ -56,7 +56,8 @@ struct GuidePackageTests {
     let package = try GuidePackage.dependencies.write()
     let run = try await GuidePackage.buildAndTest(package, running: "Items")
     // What the comments of the `print` lines say they print.
-    let main = try #require(try GuidePackage.dependencies.blocks().first { $0.name == "overriding" })
+    let main = try #require(
+      try GuidePackage.dependencies.blocks().first { $0.name == "overriding" })
     var shown: [String] = []
     for line in main.lines where line.contains("print(") {
       guard let comment = line.range(of: "// ") else { continue }
@@ -95,7 +96,8 @@ struct GuidePackageTests {
         if case .snippet = $0.source { true } else { false }
       }
     }
-    // The DocC catalogs under Sources/ show the README's tour, which its package builds.
+    // The DocC catalogs under Sources/ are not packages: Loom's shows the README's tour (its
+    // package builds it), LoomTesting's the body of the tour's test (`tour-test`, a fragment).
     let packaged = guides.filter { !$0.hasPrefix("Sources/") }
     #expect(packaged.sorted() == GuidePackage.all.map(\.guide).sorted())
     for package in GuidePackage.all {
@@ -209,7 +211,8 @@ struct GuidePackage {
         ["run", "--skip-build", product], package: package, sourceLocation: sourceLocation)
     }
     if !tests.isEmpty {
-      let test = try await swift(["test", "--skip-build"], package: package, sourceLocation: sourceLocation)
+      let test = try await swift(
+        ["test", "--skip-build"], package: package, sourceLocation: sourceLocation)
       for name in tests {
         #expect(
           test.output.contains("Test \(name) passed"), "\(test.output)",

@@ -118,7 +118,8 @@ struct FactUpdates: Sendable {
 }
 
 extension FactUpdates: DependencyKey {
-  static let liveValue = FactUpdates { AsyncStream { $0.finish() } }   // a real one listens to a server
+  // A real one listens to a server.
+  static let liveValue = FactUpdates { AsyncStream { $0.finish() } }
 }
 
 extension DependencyValues {
