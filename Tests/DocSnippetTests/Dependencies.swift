@@ -1,19 +1,18 @@
-// The snippets of Docs/Dependencies.md.
-
-import Foundation
-import Loom
-import Testing
-
-/// What the live API client calls.
-func liveFetch(_ id: Int) async throws -> String { "item \(id)" }
+// The snippets of Docs/Dependencies.md. Its `main.swift` is in GuidePackageFiles.swift.
 
 // snippet: declaring
+import Foundation
+import Loom
+// snippet: hide
+import Testing
+// snippet: show
+
 struct APIClient: Sendable {
   var fetch: @Sendable (Int) async throws -> String
 }
 
 private enum APIClientKey: DependencyKey {
-  static let liveValue = APIClient { id in try await liveFetch(id) }
+  static let liveValue = APIClient { id in "item \(id)" }   // a real client asks a server
   static let testValue = APIClient(fetch: unimplemented("APIClient.fetch"))
   // previewValue defaults to liveValue
 }
@@ -28,10 +27,6 @@ extension DependencyValues {
 
 // snippet: using
 struct Feature: Reducer {
-  @Dependency(\.apiClient) var apiClient
-  @Dependency(\.uuid) var uuid
-  // …
-  // snippet: hide
   struct State: Equatable {
     var items: [UUID: String] = [:]
   }
@@ -39,6 +34,9 @@ struct Feature: Reducer {
     case fetchTapped(Int)
     case fetched(Int, String)
   }
+  @Dependency(\.apiClient) var apiClient
+  @Dependency(\.uuid) var uuid
+
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .fetchTapped(let id):
@@ -48,27 +46,19 @@ struct Feature: Reducer {
       return .none
     }
   }
-  // snippet: show
 }
 // snippet: end
 
 @MainActor
 @Test func overridesReachTheStoreTheOperationAndTheSubtree() async {
-  // snippet: overriding
   let store = Store(initialState: Feature.State()) { Feature() } withDependencies: {
     $0.uuid = .incrementing
   }
-
   withDependencies { $0.date = .constant(Date(timeIntervalSince1970: 0)) } operation: {
-    // …
-    // snippet: hide
     @Dependency(\.date) var date
     #expect(date() == Date(timeIntervalSince1970: 0))
-    // snippet: show
   }
-
-  let reducer = Feature().dependency(\.uuid, .incrementing)   // for a subtree and the effects it returns
-  // snippet: end
+  let reducer = Feature().dependency(\.uuid, .incrementing)
   await store.send(.fetchTapped(7)).finish()
   #expect(store.state.items == [UUID(0): "item 7"])
   let subtree = Store(initialState: Feature.State()) { reducer }

@@ -1,23 +1,11 @@
 // The snippets of Docs/EffectsAndCancellation.md.
 
+// snippet: cancellation
 import Loom
+// snippet: hide
 import LoomTesting
 import Testing
-
-struct SearchClient: Sendable {
-  var search: @Sendable (String) async throws -> [String]
-}
-
-extension SearchClient: DependencyKey {
-  static let liveValue = SearchClient { query in [query] }
-}
-
-extension DependencyValues {
-  var searchClient: SearchClient {
-    get { self[SearchClient.self] }
-    set { self[SearchClient.self] = newValue }
-  }
-}
+// snippet: show
 
 struct Search: Reducer {
   struct State: Equatable { var results: [String] = [] }
@@ -26,30 +14,40 @@ struct Search: Reducer {
     case cancelTapped
     case results([String])
   }
+  enum CancelID { case search }
   @Dependency(\.searchClient) var api
 
-// snippet: cancellation
-// snippet: Effect.cancellable
-enum CancelID { case search }
-
-// snippet: hide
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
-// snippet: show
-case .queryChanged(let query):
-  return .run { send in await send(.results(try await api.search(query))) }
-    .cancellable(id: CancelID.search, cancelInFlight: true)
-// snippet: end
-case .cancelTapped:
-  return .cancel(id: CancelID.search)
-// snippet: hide
+    case .queryChanged(let query):
+      return .run { send in await send(.results(try await api.search(query))) }
+        .cancellable(id: CancelID.search, cancelInFlight: true)
+    case .cancelTapped:
+      return .cancel(id: CancelID.search)
     case .results(let results):
       state.results = results
       return .none
     }
   }
-// snippet: end
 }
+// snippet: end
+
+// snippet: search-client
+struct SearchClient: Sendable {
+  var search: @Sendable (String) async throws -> [String]
+}
+
+extension SearchClient: DependencyKey {
+  static let liveValue = SearchClient { query in [query] }   // a real client asks a server
+}
+
+extension DependencyValues {
+  var searchClient: SearchClient {
+    get { self[SearchClient.self] }
+    set { self[SearchClient.self] = newValue }
+  }
+}
+// snippet: end
 
 /// A search client whose "lo" search never ends unless cancelled.
 private func searchClient() -> SearchClient {

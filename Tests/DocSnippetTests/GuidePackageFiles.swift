@@ -1,6 +1,7 @@
 // Whole files of the packages the guides have their readers make: manifests, `main.swift`
 // files and test files that this target cannot compile (they import the reader's own modules or
-// `PackageDescription`, or are top-level code). `GuidePackageTests` builds and runs each guide's
+// `PackageDescription`, or are top-level code), and the imports of test files that import the
+// reader's own module. `GuidePackageTests` builds and runs each guide's
 // package from the guide's blocks, which compiles these.
 
 /// The files, as text; the snippet markers inside the literals are what the guides show.
@@ -85,6 +86,61 @@ enum GuidePackageFiles {
     let inbox = LocalInbox(url: URL(fileURLWithPath: "inbox.json"))
     let id = CommandLine.arguments.dropFirst().first ?? ""
     for line in await markAsRead(id, in: inbox) { print(line) }
+    // snippet: end
+    """#,
+  ]
+
+  static let readme = [
+    #"""
+    // snippet: tour-test-file
+    @testable import Tour
+    import Loom
+    import LoomTesting
+    import Testing
+
+    @MainActor
+    @Test func delayedIncrementWaitsForTheClock() async {
+      let clock = TestClock()
+      let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: {
+        $0.continuousClock = clock
+      }
+      await store.send(.delayedIncrementTapped)
+      await clock.advance(by: .seconds(1))
+      await store.receive(.incrementTapped) { $0.count = 1 }
+    }
+    // snippet: end
+    """#,
+  ]
+
+  static let dependencies = [
+    #"""
+    // snippet: overriding
+    import Foundation
+    import Loom
+
+    let store = Store(initialState: Feature.State()) { Feature() } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    await store.send(.fetchTapped(7)).finish()
+    print(store.state.items)   // [00000000-0000-0000-0000-000000000000: "item 7"]
+
+    withDependencies { $0.date = .constant(Date(timeIntervalSince1970: 0)) } operation: {
+      @Dependency(\.date) var date
+      print(date())   // 1970-01-01 00:00:00 +0000
+    }
+
+    let reducer = Feature().dependency(\.uuid, .incrementing)   // for a subtree and the effects it returns
+    // snippet: end
+    """#,
+  ]
+
+  static let testing = [
+    #"""
+    // snippet: testing-imports
+    @testable import Stopwatches
+    import Loom
+    import LoomTesting
+    import Testing
     // snippet: end
     """#,
   ]

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 
-/// The guides that have their reader make a package, made from the guide's own blocks: each is
-/// written to a fresh package that depends on this checkout by the path its manifest shows
-/// (`../Loom`, a link to the checkout), then built, run and tested by `swift` in a child
-/// process. Only this shows that a guide works when pasted into a package of one's own: that it
-/// imports what it uses, defines what it uses, and names products Loom has.
+/// Each guide (README and `Docs/`), made from the guide's own blocks: each is written to a
+/// fresh package that depends on this checkout by the path its manifest shows (`../Loom`, a link
+/// to the checkout), then built (tests too, warnings as errors), run and tested by `swift` in a
+/// child process. Only this shows that a guide works when pasted into a package of one's own:
+/// that it imports what it uses, defines what it uses, and names products Loom has. A guide
+/// that names its products in prose rather than showing a manifest gets one made from them
+/// (``GuidePackage/manifest()``).
 ///
 /// The packages and their build live in `.build-guides` at the root of the checkout, one
 /// scratch folder for all of them, so a second run (the thread sanitizer's) reuses the build.
@@ -34,10 +36,74 @@ struct GuidePackageTests {
     #expect(run.lastLine == "error: That notification no longer exists.", "\(run.output)")
   }
 
+  @Test func readmeTourBuildsRunsAndPassesItsTest() async throws {
+    let package = try GuidePackage.readme.write()
+    try await GuidePackage.buildAndTest(
+      package, running: "Tour", expecting: ["delayedIncrementWaitsForTheClock()"])
+  }
+
+  @Test func reducersAndCompositionBuildsAndRuns() async throws {
+    let package = try GuidePackage.reducersAndComposition.write()
+    try await GuidePackage.buildAndTest(package, running: "Composition")
+  }
+
+  @Test func effectsAndCancellationBuilds() async throws {
+    let package = try GuidePackage.effectsAndCancellation.write()
+    try await GuidePackage.buildAndTest(package)
+  }
+
+  @Test func dependenciesBuildsAndPrintsWhatItsCommentsShow() async throws {
+    let package = try GuidePackage.dependencies.write()
+    let run = try await GuidePackage.buildAndTest(package, running: "Items")
+    // What the comments of the `print` lines say they print.
+    let main = try #require(
+      try GuidePackage.dependencies.blocks().first { $0.name == "overriding" })
+    var shown: [String] = []
+    for line in main.lines where line.contains("print(") {
+      guard let comment = line.range(of: "// ") else { continue }
+      shown.append(String(line[comment.upperBound...]))
+    }
+    #expect(shown.count == 2)
+    let printed: [String] = (run?.output ?? "").split(separator: "\n").suffix(shown.count).map {
+      String($0)
+    }
+    #expect(printed == shown, "\(run?.output ?? "")")
+  }
+
+  @Test func testingBuildsAndPassesItsTests() async throws {
+    let package = try GuidePackage.testing.write()
+    try await GuidePackage.buildAndTest(
+      package,
+      expecting: [
+        "timerTicks()", "aNonExhaustiveReceiveSkipsWhatCameBeforeIt()",
+        "factsArriveAsTheTestYieldsThem()",
+      ])
+  }
+
+  @Test func notificationFeatureBuildsAndPassesItsTests() async throws {
+    let package = try GuidePackage.notificationFeature.write()
+    try await GuidePackage.buildAndTest(
+      package,
+      expecting: [
+        "theEngineAloneRollsBackAChangeThatFailsForGood()", "aPushIsSavedUntilTheFeedListsIt()",
+        "aFailedMarkAsReadRollsBack()",
+      ])
+  }
+
   @Test func everySwiftBlockOfTheGuidesIsInItsPackageOrSaysWhyNot() throws {
-    for package in [GuidePackage.gettingStarted, .embeddingInAnAppShell] {
+    let guides = try Documentation.guidePaths().filter { path in
+      try Guide(path: path, text: Documentation.read(path)).blocks.contains {
+        if case .snippet = $0.source { true } else { false }
+      }
+    }
+    // The DocC catalogs under Sources/ are not packages: Loom's shows the README's tour (its
+    // package builds it), LoomTesting's the body of the tour's test (`tour-test`, a fragment).
+    let packaged = guides.filter { !$0.hasPrefix("Sources/") }
+    #expect(packaged.sorted() == GuidePackage.all.map(\.guide).sorted())
+    for package in GuidePackage.all {
       let shown = try package.blocks().map(\.name)
-      let placed = package.files.flatMap(\.snippets) + package.notInPackage.keys
+      let placed =
+        package.files.flatMap(\.snippets).filter { !$0.contains("#") } + package.notInPackage.keys
       #expect(shown.sorted() == placed.sorted(), "\(package.guide)")
     }
   }
@@ -53,6 +119,9 @@ struct GuidePackage {
   var files: [(path: String, snippets: [String])]
   /// The guide's blocks that are not part of the package, and why.
   var notInPackage: [String: String] = [:]
+  /// For a guide that says in prose which of Loom's products its package uses instead of
+  /// showing a manifest: the package's name and those products (see ``manifest``).
+  var products: (name: String, products: [String])?
 
   static let gettingStarted = GuidePackage(
     guide: "Docs/GettingStarted.md", folder: "GettingStarted",
@@ -75,6 +144,84 @@ struct GuidePackage {
       "delegate-routing": "a case of a parent reducer's switch, shown in NotificationFeature.md",
     ])
 
+  static let readme = GuidePackage(
+    guide: "README.md", folder: "Tour",
+    files: [
+      ("Sources/Tour/main.swift", ["tour-feature"]),
+      ("Tests/TourTests/TourTests.swift", ["tour-test-file"]),
+    ],
+    products: ("Tour", ["Loom"]))
+
+  /// `Counter` is the README's, with its `main.swift`, as the guide says.
+  static let reducersAndComposition = GuidePackage(
+    guide: "Docs/ReducersAndComposition.md", folder: "Composition",
+    files: [
+      ("Sources/Composition/main.swift", ["README.md#tour-feature"]),
+      ("Sources/Composition/App.swift", ["app", "case-paths", "children"]),
+    ],
+    products: ("Composition", ["Loom"]))
+
+  static let effectsAndCancellation = GuidePackage(
+    guide: "Docs/EffectsAndCancellation.md", folder: "Searching",
+    files: [("Sources/Searching/Search.swift", ["cancellation", "search-client"])],
+    products: ("Searching", ["Loom"]))
+
+  static let dependencies = GuidePackage(
+    guide: "Docs/Dependencies.md", folder: "Items",
+    files: [
+      ("Sources/Items/Feature.swift", ["declaring", "using"]),
+      ("Sources/Items/main.swift", ["overriding"]),
+    ],
+    products: ("Items", ["Loom"]))
+
+  static let testing = GuidePackage(
+    guide: "Docs/Testing.md", folder: "Stopwatches",
+    files: [
+      ("Sources/Stopwatches/Features.swift", ["stopwatch", "launcher", "fact-listener"]),
+      (
+        "Tests/StopwatchesTests/StopwatchesTests.swift",
+        ["testing-imports", "exhaustive", "non-exhaustive", "test-stream"]
+      ),
+    ],
+    products: ("Stopwatches", ["Loom"]))
+
+  static let notificationFeature = GuidePackage(
+    guide: "Docs/NotificationFeature.md", folder: "Inbox",
+    files: [
+      ("Sources/Inbox/AppFeature.swift", ["embedding"]),
+      ("Tests/InboxTests/InboxTests.swift", ["sync-engine-test", "saved-pushes", "testing"]),
+    ],
+    products: ("Inbox", ["Loom", "NotificationFeature"]))
+
+  /// Builds `package` with its tests, warnings as errors; runs the executable `product` if
+  /// given (and returns what it printed); runs the tests if any are `expected`, and expects each
+  /// of them (by function name) to pass.
+  @discardableResult
+  static func buildAndTest(
+    _ package: URL, running product: String? = nil, expecting tests: [String] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> Run? {
+    let build = try await swift(
+      ["build", "--build-tests"] + strict, package: package, sourceLocation: sourceLocation)
+    // After a failed build, `--skip-build` would run what an earlier build left.
+    guard build.status == 0 else { return nil }
+    var run: Run?
+    if let product {
+      run = try await swift(
+        ["run", "--skip-build", product], package: package, sourceLocation: sourceLocation)
+    }
+    if !tests.isEmpty {
+      let test = try await swift(
+        ["test", "--skip-build"], package: package, sourceLocation: sourceLocation)
+      for name in tests {
+        #expect(
+          test.output.contains("Test \(name) passed"), "\(test.output)",
+          sourceLocation: sourceLocation)
+      }
+    }
+    return run
+  }
+
   /// How long one `swift` command may take: a first build of Loom's libraries on a slow machine
   /// takes minutes.
   static let timeLimit: TimeInterval = 900
@@ -84,9 +231,52 @@ struct GuidePackage {
 
   static let base = Documentation.root.appendingPathComponent(".build-guides")
 
+  static let all: [GuidePackage] = [
+    .readme, .gettingStarted, .reducersAndComposition, .effectsAndCancellation, .dependencies,
+    .testing, .notificationFeature, .embeddingInAnAppShell,
+  ]
+
+  /// The manifest of a package whose guide names its products in prose: a target with the
+  /// package's name that depends on `products` (an executable target when the guide shows its
+  /// `main.swift`), and a test target that depends on it and `LoomTesting` when the guide shows
+  /// tests: Getting started's manifest, with the guide's names.
+  func manifest() -> String? {
+    guard let (name, products) = products else { return nil }
+    let executable = files.contains { $0.path == "Sources/\(name)/main.swift" }
+    let dependencies = products.map { #".product(name: "\#($0)", package: "Loom")"# }
+    var targets = [
+      #".\#(executable ? "executableTarget" : "target")(name: "\#(name)", "#
+        + "dependencies: [\(dependencies.joined(separator: ", "))]),"
+    ]
+    if files.contains(where: { $0.path.hasPrefix("Tests/") }) {
+      targets.append(
+        #".testTarget(name: "\#(name)Tests", "#
+          + #"dependencies: ["\#(name)", .product(name: "LoomTesting", package: "Loom")]),"#)
+    }
+    return """
+      // swift-tools-version: 6.0
+      import PackageDescription
+
+      let package = Package(
+        name: "\(name)",
+        platforms: [.macOS(.v15), .iOS(.v18)],
+        dependencies: [.package(path: "../Loom")],
+        targets: [
+      \(targets.map { "    " + $0 }.joined(separator: "\n"))
+        ]
+      )
+
+      """
+  }
+
   /// The guide's snippet blocks, by snippet name.
   func blocks() throws -> [(name: String, lines: [String])] {
-    let guide = try Guide(path: guide, text: Documentation.read(guide))
+    try Self.blocks(of: guide)
+  }
+
+  /// The snippet blocks of the guide at `path`, by snippet name.
+  static func blocks(of path: String) throws -> [(name: String, lines: [String])] {
+    let guide = try Guide(path: path, text: Documentation.read(path))
     return guide.blocks.compactMap { block in
       guard case .snippet(_, let name) = block.source else { return nil }
       return (name, block.lines)
@@ -105,16 +295,23 @@ struct GuidePackage {
       try fileManager.createSymbolicLink(at: link, withDestinationURL: Documentation.root)
     }
     let blocks = Dictionary(try blocks().map { ($0.name, $0.lines) }) { first, _ in first }
-    var expected: Set<String> = []
-    for file in files {
+    var texts: [(path: String, text: String)] = try files.map { file in
       let parts = try file.snippets.map { name in
-        guard let lines = blocks[name] else {
-          throw SnippetError("\(guide) shows no snippet `\(name)`")
-        }
+        // `GUIDE#NAME` is a block of another guide, which this one refers to.
+        let parts = name.split(separator: "#", maxSplits: 1).map(String.init)
+        let lines =
+          parts.count == 2
+          ? try Self.blocks(of: parts[0]).first { $0.name == parts[1] }?.lines
+          : blocks[name]
+        guard let lines else { throw SnippetError("\(guide): no guide shows `\(name)`") }
         return lines.joined(separator: "\n")
       }
-      let text = parts.joined(separator: "\n\n") + "\n"
-      let url = package.appendingPathComponent(file.path)
+      return (file.path, parts.joined(separator: "\n\n") + "\n")
+    }
+    if let manifest = manifest() { texts.append(("Package.swift", manifest)) }
+    var expected: Set<String> = []
+    for (path, text) in texts {
+      let url = package.appendingPathComponent(path)
       expected.insert(url.standardizedFileURL.path)
       if (try? String(contentsOf: url, encoding: .utf8)) != text {
         try fileManager.createDirectory(

@@ -2,15 +2,29 @@
 // Docs/EmbeddingInAnAppShell.md. `AppFeature` here is a small stand-in for the complete shell in
 // Examples/AppShell.
 
+// snippet: sync-engine-test
 import Foundation
 import Loom
 import LoomTesting
 import NotificationFeature
 import Testing
 
+@MainActor
+@Test func theEngineAloneRollsBackAChangeThatFailsForGood() async {
+  let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
+  var state = NotificationSyncEngine.State()
+  state.pendingChanges[UUID(0)] = change
+  let store = TestStore(initialState: state) { NotificationSyncEngine() }
+  await store.send(.changeFailed(UUID(0), .notFound)) { $0.pendingChanges = [:] }
+  await store.receive(.delegate(.rollBack(change, error: .notFound)))
+}
+// snippet: end
+
 // snippet: embedding
+import Loom
+import NotificationFeature
+
 struct AppFeature: Reducer {
-  // snippet: hide
   enum Tab: Equatable { case inbox, contacts, alerts }
   struct State: Equatable {
     var notifications = NotificationsFeature.State()
@@ -21,7 +35,6 @@ struct AppFeature: Reducer {
   }
   enum Action: Sendable { case notifications(NotificationsFeature.Action) }
 
-  // snippet: show
   var body: some ReducerOf<Self> {
     Scope(state: \.notifications, action: .notifications) { NotificationsFeature() }
     Reduce { state, action in
@@ -30,7 +43,6 @@ struct AppFeature: Reducer {
         state.selectedTab = .contacts
         state.selectedContactID = id
         return .none
-      // snippet: hide
       // snippet: delegate-routing
       case .notifications(.delegate(.navigateToPing(let pingID, let contactID))):
         state.selectedTab = .contacts
@@ -38,7 +50,6 @@ struct AppFeature: Reducer {
         state.selectedPingID = pingID
         return .none
       // snippet: end
-      // snippet: show
       case .notifications(.delegate(.unreadCountChanged(let count))):
         state.unreadCount = count
         return .none
@@ -48,7 +59,6 @@ struct AppFeature: Reducer {
     }
   }
 }
-// snippet: end
 
 extension CasePath where Root == AppFeature.Action, Value == NotificationsFeature.Action {
   static var notifications: Self {
@@ -57,7 +67,9 @@ extension CasePath where Root == AppFeature.Action, Value == NotificationsFeatur
     }
   }
 }
+// snippet: end
 
+/// The feed of Docs/EmbeddingInAnAppShell.md's shell; the same as the one of `testing`.
 let feed = [
   NotificationData(
     id: "n1", type: .ping, title: "Ping from Ada", message: "Are you there?",
@@ -68,9 +80,18 @@ let feed = [
     timestamp: Date(timeIntervalSince1970: 1_700_000_000), target: .alert(alertID: "a1")),
 ]
 
+// snippet: testing
 @MainActor
 @Test func aFailedMarkAsReadRollsBack() async {
-  // snippet: testing
+  let feed = [
+    NotificationData(
+      id: "n1", type: .ping, title: "Ping from Ada", message: "Are you there?",
+      timestamp: Date(timeIntervalSince1970: 1_700_000_060),
+      target: .ping(pingID: "p1", contactID: "c1")),
+    NotificationData(
+      id: "n2", type: .alert, title: "Battery low", message: "Sensor 4 is at 5%.",
+      timestamp: Date(timeIntervalSince1970: 1_700_000_000), target: .alert(alertID: "a1")),
+  ]
   let store = TestStore(initialState: NotificationsFeature.State(notifications: feed)) {
     NotificationsFeature()
   } withDependencies: {
@@ -92,12 +113,12 @@ let feed = [
   }
   await store.receive(.delegate(.errorOccurred(.notFound)))
   await store.receive(.delegate(.unreadCountChanged(2)))
-  // snippet: end
 }
+// snippet: end
 
+// snippet: saved-pushes
 @MainActor
 @Test func aPushIsSavedUntilTheFeedListsIt() async {
-  // snippet: saved-pushes
   let now = Date(timeIntervalSince1970: 1_700_000_120)
   let store = TestStore(initialState: NotificationsFeature.State()) {
     NotificationsFeature()
@@ -123,8 +144,8 @@ let feed = [
     $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
   }
   await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
-  // snippet: end
 }
+// snippet: end
 
 @MainActor
 @Test func theAppRoutesTheFeaturesDelegateActions() async {

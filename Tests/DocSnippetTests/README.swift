@@ -1,4 +1,5 @@
-// The snippets of README.md's tour.
+// The snippets of README.md's tour. README shows the test as a whole file, in
+// GuidePackageFiles.swift; the DocC catalog of LoomTesting shows its body, `tour-test`.
 
 // snippet: tour-feature
 import Loom

@@ -1,34 +1,12 @@
 // The snippets of Docs/ReducersAndComposition.md. `Counter` is the tour's (README.swift).
 
+// snippet: app
 import Loom
+// snippet: hide
 import LoomTesting
 import Testing
+// snippet: show
 
-struct Detail: Reducer {
-  struct State: Equatable { var text = "" }
-  enum Action: Sendable, Equatable { case textChanged(String) }
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .textChanged(let text):
-      state.text = text
-      return .none
-    }
-  }
-}
-
-struct Row: Reducer {
-  struct State: Equatable, Identifiable {
-    let id: Int
-    var isDone = false
-  }
-  enum Action: Sendable, Equatable { case toggled }
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    state.isDone.toggle()
-    return .none
-  }
-}
-
-// snippet: app
 struct App: Reducer {
   struct State: Equatable {
     var counter = Counter.State()
@@ -68,6 +46,32 @@ extension CasePath where Root == App.Action, Value == Detail.Action {
 }
 extension CasePath where Root == App.Action, Value == IdentifiedActionOf<Row> {
   static var rows: Self { Self(App.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
+}
+// snippet: end
+
+// snippet: children
+struct Detail: Reducer {
+  struct State: Equatable { var text = "" }
+  enum Action: Sendable, Equatable { case textChanged(String) }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .textChanged(let text):
+      state.text = text
+      return .none
+    }
+  }
+}
+
+struct Row: Reducer {
+  struct State: Equatable, Identifiable {
+    let id: Int
+    var isDone = false
+  }
+  enum Action: Sendable, Equatable { case toggled }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.isDone.toggle()
+    return .none
+  }
 }
 // snippet: end
 

@@ -1,8 +1,9 @@
-// The snippets of Docs/Testing.md.
+// The snippets of Docs/Testing.md. Its test file's imports are in GuidePackageFiles.swift.
 
-import Loom
 import LoomTesting
 import Testing
+// snippet: stopwatch
+import Loom
 
 struct Stopwatch: Reducer {
   struct State: Equatable {
@@ -33,6 +34,7 @@ struct Stopwatch: Reducer {
     }
   }
 }
+// snippet: end
 
 // snippet: exhaustive
 @MainActor
@@ -48,7 +50,8 @@ struct Stopwatch: Reducer {
 }
 // snippet: end
 
-/// Fires twice, then counts.
+// snippet: launcher
+/// Sends `.fire` twice, then `.increment`, which counts.
 struct Launcher: Reducer {
   struct State: Equatable { var count = 0 }
   enum Action: Sendable, Equatable { case fireTwice, fire, increment }
@@ -62,17 +65,18 @@ struct Launcher: Reducer {
     }
   }
 }
+// snippet: end
 
+// snippet: non-exhaustive
 @MainActor
 @Test func aNonExhaustiveReceiveSkipsWhatCameBeforeIt() async {
   let store = TestStore(initialState: Launcher.State()) { Launcher() }
-  // snippet: non-exhaustive
   store.exhaustivity = .off                         // or .off(showSkippedAssertions: true)
   await store.send(.fireTwice)
   await store.receive(.increment)                   // skips what came before it
-  // snippet: end
   #expect(store.state.count == 1)
 }
+// snippet: end
 
 @MainActor
 /// Collects the failure: the guide shows its message, which is what this checks.
@@ -107,17 +111,35 @@ struct Launcher: Reducer {
   #expect(reported == shown, "update the blocks in \(unreceived.path)")
 }
 
-/// Listens to a stream of facts.
+// snippet: fact-listener
+/// Facts as a server announces them.
+struct FactUpdates: Sendable {
+  var stream: @Sendable () -> AsyncStream<String>
+}
+
+extension FactUpdates: DependencyKey {
+  // A real one listens to a server.
+  static let liveValue = FactUpdates { AsyncStream { $0.finish() } }
+}
+
+extension DependencyValues {
+  var factUpdates: FactUpdates {
+    get { self[FactUpdates.self] }
+    set { self[FactUpdates.self] = newValue }
+  }
+}
+
+/// Lists the facts as they arrive.
 struct FactListener: Reducer {
   struct State: Equatable { var facts: [String] = [] }
   enum Action: Sendable, Equatable { case onAppear, factReceived(String) }
-  @Dependency(\.factClient) var factClient
+  @Dependency(\.factUpdates) var factUpdates
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .onAppear:
-      return .run { [factClient] send in
-        for await fact in factClient.updates() { await send(.factReceived(fact)) }
+      return .run { [factUpdates] send in
+        for await fact in factUpdates.stream() { await send(.factReceived(fact)) }
       }
     case .factReceived(let fact):
       state.facts.append(fact)
@@ -125,13 +147,14 @@ struct FactListener: Reducer {
     }
   }
 }
+// snippet: end
 
 // snippet: test-stream
 @MainActor
 @Test func factsArriveAsTheTestYieldsThem() async {
   let updates = TestStream<String>()
   let store = TestStore(initialState: FactListener.State()) { FactListener() } withDependencies: {
-    $0.factClient.updates = { updates.stream }
+    $0.factUpdates.stream = { updates.stream }
   }
   await store.send(.onAppear)
   updates.yield("1 is a number.")

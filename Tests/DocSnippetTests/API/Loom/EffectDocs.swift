@@ -263,3 +263,47 @@ enum EffectDocs {
     #expect(log.lines.withLock { $0.first?.hasSuffix("No row with id 7") } == true)
   }
 }
+
+/// The search of `Effect.cancellable(id:cancelInFlight:)`'s doc comment, over the search client
+/// of Docs/EffectsAndCancellation.md. The snippet's lines start at the first column, as the
+/// doc comment shows them.
+struct CancellableDocSearch: Reducer {
+  struct State: Equatable { var results: [String] = [] }
+  enum Action: Sendable, Equatable {
+    case queryChanged(String)
+    case results([String])
+  }
+  @Dependency(\.searchClient) var api
+
+// snippet: Effect.cancellable
+enum CancelID { case search }
+
+// snippet: hide
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+// snippet: show
+case .queryChanged(let query):
+  return .run { send in await send(.results(try await api.search(query))) }
+    .cancellable(id: CancelID.search, cancelInFlight: true)
+// snippet: end
+    case .results(let results):
+      state.results = results
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Test func aCancellableSearchCancelsTheOneInFlight() async {
+  let store = TestStore(initialState: CancellableDocSearch.State()) {
+    CancellableDocSearch()
+  } withDependencies: {
+    $0.searchClient = SearchClient { query in
+      if query == "lo" { try await Task.sleep(for: .seconds(600)) }
+      return [query]
+    }
+  }
+  await store.send(.queryChanged("lo"))
+  await store.send(.queryChanged("loom"))
+  await store.receive(.results(["loom"])) { $0.results = ["loom"] }
+}
