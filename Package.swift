@@ -39,7 +39,7 @@ let package = Package(
     ),
     .target(
       name: "AppShell",
-      dependencies: ["Loom", "NotificationFeature"],
+      dependencies: ["Loom", "NotificationFeature", "NotificationClients"],
       path: "Examples/AppShell"
     ),
     .target(
@@ -74,7 +74,7 @@ let package = Package(
     ),
     .testTarget(
       name: "AppShellTests",
-      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "AppShell"]
+      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients", "AppShell"]
     ),
     .testTarget(
       name: "NotificationServerTests",

@@ -24,20 +24,18 @@ final class Session {
   /// Whether the session waits out the feature's backoffs (see ``NoWaitingClock``).
   let waitsOutBackoffs: Bool
 
-  /// `trace` prints every action and the state change it caused to `output`: standard error
-  /// unless told otherwise, so that what a command prints (JSON, say) stays as it is.
+  /// A session on `backend` (the app shell's wiring: the local inbox, or a server cached in
+  /// one). `trace` prints every action and the state change it caused to `output`: standard
+  /// error unless told otherwise, so that what a command prints (JSON, say) stays as it is.
   /// `waitsOutBackoffs` false is for commands that end when their work is done: a retry the
   /// feature schedules after a backoff is left to the next command (see ``NoWaitingClock``).
   init(
-    inbox: LocalInbox, client: NotificationClient? = nil, server: Server? = nil, trace: Bool,
-    waitsOutBackoffs: Bool = true,
+    backend: AppBackend, server: Server? = nil, trace: Bool, waitsOutBackoffs: Bool = true,
     output: @escaping (String) -> Void = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
   ) {
-    self.inbox = inbox
+    self.inbox = backend.inbox
     self.server = server
     self.waitsOutBackoffs = waitsOutBackoffs
-    let notificationClient = client ?? inbox.notificationClient
-    let settingsClient = inbox.settingsClient
     store = Store(initialState: AppFeature.State()) {
       if trace {
         AppFeature().printChanges(to: output)
@@ -45,12 +43,22 @@ final class Session {
         AppFeature()
       }
     } withDependencies: {
-      $0.notificationClient = notificationClient
-      $0.settingsClient = settingsClient
+      $0.use(backend)
       $0.pushClient = .unavailable
       if !waitsOutBackoffs { $0.continuousClock = NoWaitingClock() }
     }
     store.send(.notifications(.foregroundChanged(false)))
+  }
+
+  /// A session on the local inbox whose feed goes through `client`: the demo's, which injects
+  /// faults into the inbox's.
+  convenience init(
+    inbox: LocalInbox, client: NotificationClient, trace: Bool, waitsOutBackoffs: Bool,
+    output: @escaping (String) -> Void
+  ) {
+    var backend = AppBackend.localInbox(inbox)
+    backend.notificationClient = client
+    self.init(backend: backend, trace: trace, waitsOutBackoffs: waitsOutBackoffs, output: output)
   }
 
   var feature: NotificationsFeature.State { store.state.notifications }

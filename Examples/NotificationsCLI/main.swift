@@ -9,6 +9,7 @@ import Foundation
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import AppShell
 import NotificationClients
 import NotificationFeature
 
@@ -75,12 +76,11 @@ func main() async -> Int32 {
     } catch {
       throw CLIError.failed("\(error)")
     }
-    var client: NotificationClient?
-    var sessionInbox = inbox
+    var backend = AppBackend.localInbox(inbox)
     if let server {
       // A database beside the local inbox caches the server's feed (shown at once, and when the
       // server cannot be reached) and keeps the feature's settings for that server.
-      let cache = LocalInbox(url: serverCacheURL(for: server.url, beside: inbox.url))
+      let cache = LocalInbox(url: AppBackend.cacheURL(for: server.url, beside: inbox.url))
       do {
         try cache.open()
       } catch {
@@ -96,13 +96,12 @@ func main() async -> Int32 {
           return stream
         }
       }
-      client = cache.caching(live)
-      sessionInbox = cache
+      backend = .server(live, cachedIn: cache)
     }
     // Only watch follows the feature for as long as it runs; every other command ends when its
     // work is done, leaving a retry after a backoff to the next command.
     let session = Session(
-      inbox: sessionInbox, client: client, server: server, trace: arguments.flags.contains("--trace"),
+      backend: backend, server: server, trace: arguments.flags.contains("--trace"),
       waitsOutBackoffs: arguments.command == "watch")
     switch arguments.command {
     case "run":
@@ -151,14 +150,6 @@ func describe(fileError error: any Error) -> String {
     }
     return "it cannot be read"
   }
-}
-
-/// The offline cache of a server's feed: `server-HOST-PORT.sqlite` beside the local inbox.
-func serverCacheURL(for server: URL, beside inbox: URL) -> URL {
-  let host = (server.host ?? "server").map { $0.isLetter || $0.isNumber ? $0 : "-" }
-  let port = server.port.map { "-\($0)" } ?? ""
-  return inbox.deletingLastPathComponent()
-    .appendingPathComponent("server-\(String(host))\(port).sqlite")
 }
 
 exit(await main())

@@ -1,0 +1,74 @@
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+
+/// Where the app shell's notifications come from, and the live dependencies that follow: the
+/// local inbox alone, or a notifications server whose feed a local inbox caches. A shell sets
+/// them with ``Loom/DependencyValues/use(_:)`` when it creates its store; here a server's,
+/// cached beside the local inbox's database `inboxURL` (such as `LocalInbox.defaultURL()`):
+///
+/// ```swift
+/// let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, beside: inboxURL))
+/// let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+///   $0.use(.server(.live(baseURL: serverURL, token: token), cachedIn: cache))
+/// }
+/// store.send(.launched)
+/// store.send(.notifications(.onAppear))
+/// ```
+///
+/// With a server, the list shows what the cache holds at once, then the server's feed, which
+/// replaces it; when the server cannot be reached, it shows the cache. The settings (the
+/// filter, muted types, the outbox, the pushes the feed has not listed) are kept in the same
+/// inbox, so a push received offline is still listed after a relaunch.
+///
+/// > Important: Give each server its own cache (``cacheURL(for:beside:)``): a cache holds one
+/// > feed, and the first page of another server would replace it.
+public struct AppBackend: Sendable {
+  /// The database on the device: the feed itself, or the cache of the server's. The settings
+  /// are kept in it.
+  public let inbox: LocalInbox
+  /// The client the feature reads and changes the feed with.
+  public var notificationClient: NotificationClient
+  /// The client the feature keeps its settings with: the inbox's.
+  public var settingsClient: SettingsClient
+
+  /// The local inbox alone: its feed and its settings.
+  public static func localInbox(_ inbox: LocalInbox) -> Self {
+    Self(
+      inbox: inbox, notificationClient: inbox.notificationClient,
+      settingsClient: inbox.settingsClient)
+  }
+
+  /// The server `remote` reaches (usually `.live(baseURL:token:)`), its feed cached in `cache`
+  /// (see `LocalInbox.caching(_:)`), the settings kept in `cache`.
+  public static func server(_ remote: NotificationClient, cachedIn cache: LocalInbox) -> Self {
+    Self(
+      inbox: cache, notificationClient: cache.caching(remote),
+      settingsClient: cache.settingsClient)
+  }
+
+  /// The cache of the feed of the server at `server`: `server-HOST-PORT.sqlite` in the folder
+  /// of `inbox` (the local inbox's database, such as `LocalInbox.defaultURL()`).
+  public static func cacheURL(for server: URL, beside inbox: URL) -> URL {
+    let host = (server.host ?? "server").map { $0.isLetter || $0.isNumber ? $0 : "-" }
+    let port = server.port.map { "-\($0)" } ?? ""
+    return inbox.deletingLastPathComponent()
+      .appendingPathComponent("server-\(String(host))\(port).sqlite")
+  }
+}
+
+extension DependencyValues {
+  /// Sets the feature's live clients to `backend`'s: the notification client and the settings
+  /// client, which must come from the same inbox (see ``AppShell/AppBackend``).
+  ///
+  /// ```swift
+  /// let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+  ///   $0.use(.localInbox(inbox))
+  /// }
+  /// ```
+  public mutating func use(_ backend: AppBackend) {
+    notificationClient = backend.notificationClient
+    settingsClient = backend.settingsClient
+  }
+}

@@ -1,0 +1,161 @@
+import AppShell
+import Foundation
+import Loom
+import LoomTesting
+import NotificationClients
+import NotificationFeature
+import Testing
+
+/// The shell on its live backends, over its lifetime: on a server, the list shows the offline
+/// cache at launch, then the server's feed; what a session cached (a push received offline
+/// included) is what the next launch shows when the server cannot be reached. The stores run
+/// their effects for real, over SQLite files in a temporary folder; each test waits for the
+/// states it expects.
+@MainActor
+struct AppBackendTests {
+  nonisolated static let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+  nonisolated static func notification(_ id: String, minutesAgo: Double, isRead: Bool = false)
+    -> NotificationData
+  {
+    NotificationData(
+      id: id, type: .system, title: "Title \(id)", message: "Message \(id)",
+      timestamp: now.addingTimeInterval(-60 * minutesAgo), isRead: isRead)
+  }
+
+  /// The server's feed: two unread, one read.
+  nonisolated static let feed = [
+    notification("n1", minutesAgo: 10), notification("n2", minutesAgo: 20),
+    notification("n3", minutesAgo: 30, isRead: true),
+  ]
+
+  nonisolated static let feedIDs = feed.map(\.id)
+
+  /// A push newer than the feed, which the server's feed does not list.
+  nonisolated static let push = Data(
+    #"{"id":"p1","type":"system","title":"Push","body":"Received offline","timestamp":1699999820}"#
+      .utf8)
+
+  /// The cache of `server`'s feed in `folder`, holding its first page as a session caches it.
+  static func cache(of server: InMemoryNotificationBackend, in folder: TemporaryFolder)
+    async throws -> LocalInbox
+  {
+    let cache = LocalInbox(url: folder.url.appendingPathComponent("server-cache.sqlite"))
+    let backend = AppBackend.server(server.client, cachedIn: cache)
+    _ = try await backend.notificationClient.fetchPage(
+      PageRequest(limit: NotificationsFeature.pageSize))
+    return cache
+  }
+
+  @Test func theCacheShowsAtLaunchUntilTheServerAnswersAndTheNextLaunchShowsTheServersFeed()
+    async throws
+  {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let server = InMemoryNotificationBackend(seed: Self.feed)
+    let cache = try await Self.cache(of: server, in: folder)
+    // Since the last session, on the server: n2 was deleted, n4 and n5 arrived.
+    try await server.client.delete("n2")
+    server.insert(Self.notification("n4", minutesAgo: 5))
+    server.insert(Self.notification("n5", minutesAgo: 1))
+
+    // The server is slow: nothing it says arrives before the test lets it answer.
+    let answer = TestContinuation<Void>()
+    let store = launchShell(.server(held(server.client, until: answer), cachedIn: cache))
+    let cached = await waitFor("the cached feed", in: store) {
+      $0.listedIDs == Self.feedIDs && $0.unreadCount == 2
+    }
+    #expect(cached?.notifications.isLoading == true)
+    #expect(cached?.notifications.hasLoadedOnce == false)
+    #expect(cached?.badgeText == "2")
+
+    answer.resume(returning: ())
+    let answered = await waitFor("the server's feed", in: store) {
+      $0.hasLoaded && $0.unreadCount == 3
+    }
+    #expect(answered?.listedIDs == ["n5", "n4", "n1", "n3"])
+    #expect(answered?.badgeText == "3")
+    store.cancelAll()
+
+    // Relaunched with the server out of reach: what the last session cached.
+    server.goOffline()
+    let relaunched = launchShell(.server(server.client, cachedIn: cache))
+    let offline = await waitFor("the feed the last session cached", in: relaunched) {
+      $0.hasLoaded && $0.unreadCount == 3
+    }
+    #expect(offline?.listedIDs == ["n5", "n4", "n1", "n3"])
+    #expect(offline?.notifications.error == nil)
+    relaunched.cancelAll()
+  }
+
+  @Test func aPushReceivedOfflineIsStillListedAfterARelaunchFromTheSameCache() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let server = InMemoryNotificationBackend(seed: Self.feed)
+    let cache = try await Self.cache(of: server, in: folder)
+    server.goOffline()
+
+    let store = launchShell(.server(server.client, cachedIn: cache))
+    await waitFor("the cached feed, loaded", in: store) {
+      $0.hasLoaded && $0.listedIDs == Self.feedIDs && $0.unreadCount == 2
+    }
+    store.send(.notifications(.pushReceived(Self.push)))
+    let saved = await waitFor("the push, listed and saved", in: store) {
+      $0.notifications.pushesBeingSaved == nil && $0.unreadCount == 3
+    }
+    #expect(saved?.listedIDs == ["p1", "n1", "n2", "n3"])
+    store.cancelAll()
+
+    let relaunched = launchShell(.server(server.client, cachedIn: cache))
+    let restored = await waitFor("the cached feed and the push", in: relaunched) {
+      $0.hasLoaded && $0.unreadCount == 3
+    }
+    #expect(restored?.listedIDs == ["p1", "n1", "n2", "n3"])
+    #expect(restored?.badgeText == "3")
+
+    // Back online, the server's feed does not list the push: it stays until it is deleted.
+    server.updateFaults { $0.failureRate = 0 }
+    relaunched.send(.notifications(.refreshRequested))
+    let refreshed = await waitFor("the server's feed", in: relaunched) {
+      $0.hasLoaded
+    }
+    #expect(refreshed?.listedIDs == ["p1", "n1", "n2", "n3"])
+    relaunched.cancelAll()
+  }
+
+  @Test func theLocalInboxListsItsFeedAndKeepsAPushAcrossARelaunch() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let inbox = LocalInbox(url: folder.url.appendingPathComponent("inbox.sqlite"))
+    try inbox.insert(Self.feed)
+
+    let store = launchShell(.localInbox(inbox))
+    await waitFor("the inbox's feed", in: store) {
+      $0.hasLoaded && $0.listedIDs == Self.feedIDs && $0.unreadCount == 2
+    }
+    store.send(.notifications(.pushReceived(Self.push)))
+    await waitFor("the push, listed and saved", in: store) {
+      $0.notifications.pushesBeingSaved == nil && $0.unreadCount == 3
+    }
+    store.cancelAll()
+
+    let relaunched = launchShell(.localInbox(inbox))
+    let restored = await waitFor("the inbox's feed and the push", in: relaunched) {
+      $0.hasLoaded && $0.unreadCount == 3
+    }
+    #expect(restored?.listedIDs == ["p1", "n1", "n2", "n3"])
+    relaunched.cancelAll()
+  }
+
+  @Test func eachServerHasItsOwnCacheBesideTheInbox() throws {
+    let inbox = URL(fileURLWithPath: "/data/loom-notifications/inbox.sqlite")
+    let local = try #require(URL(string: "http://127.0.0.1:8080"))
+    let other = try #require(URL(string: "https://notifications.example.com"))
+    #expect(
+      AppBackend.cacheURL(for: local, beside: inbox).path
+        == "/data/loom-notifications/server-127-0-0-1-8080.sqlite")
+    #expect(
+      AppBackend.cacheURL(for: other, beside: inbox).path
+        == "/data/loom-notifications/server-notifications-example-com.sqlite")
+  }
+}
