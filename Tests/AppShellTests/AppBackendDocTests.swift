@@ -30,10 +30,10 @@ struct AppBackendDocTests {
     store.send(.launched)
     store.send(.notifications(.onAppear))
     // snippet: end
-    let loaded = await waitFor("the cached feed", in: store) {
+    let loaded = try await waitFor("the cached feed", in: store) {
       $0.hasLoaded && $0.unreadCount == 2
     }
-    #expect(loaded?.listedIDs == ["n1", "n2", "n3"])
+    #expect(loaded.listedIDs == ["n1", "n2", "n3"])
     store.cancelAll()
   }
 
@@ -48,10 +48,10 @@ struct AppBackendDocTests {
     }
     // snippet: end
     store.send(.notifications(.onAppear))
-    let loaded = await waitFor("the inbox's feed", in: store) {
+    let loaded = try await waitFor("the inbox's feed", in: store) {
       $0.hasLoaded && $0.unreadCount == 2
     }
-    #expect(loaded?.listedIDs == ["n1", "n2", "n3"])
+    #expect(loaded.listedIDs == ["n1", "n2", "n3"])
     store.cancelAll()
   }
 }

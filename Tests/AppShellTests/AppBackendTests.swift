@@ -62,29 +62,29 @@ struct AppBackendTests {
     // The server is slow: nothing it says arrives before the test lets it answer.
     let answer = TestContinuation<Void>()
     let store = launchShell(.server(held(server.client, until: answer), cachedIn: cache))
-    let cached = await waitFor("the cached feed", in: store) {
+    let cached = try await waitFor("the cached feed", in: store) {
       $0.listedIDs == Self.feedIDs && $0.unreadCount == 2
     }
-    #expect(cached?.notifications.isLoading == true)
-    #expect(cached?.notifications.hasLoadedOnce == false)
-    #expect(cached?.badgeText == "2")
+    #expect(cached.notifications.isLoading == true)
+    #expect(cached.notifications.hasLoadedOnce == false)
+    #expect(cached.badgeText == "2")
 
     answer.resume(returning: ())
-    let answered = await waitFor("the server's feed", in: store) {
+    let answered = try await waitFor("the server's feed", in: store) {
       $0.hasLoaded && $0.unreadCount == 3
     }
-    #expect(answered?.listedIDs == ["n5", "n4", "n1", "n3"])
-    #expect(answered?.badgeText == "3")
+    #expect(answered.listedIDs == ["n5", "n4", "n1", "n3"])
+    #expect(answered.badgeText == "3")
     store.cancelAll()
 
     // Relaunched with the server out of reach: what the last session cached.
     server.goOffline()
     let relaunched = launchShell(.server(server.client, cachedIn: cache))
-    let offline = await waitFor("the feed the last session cached", in: relaunched) {
+    let offline = try await waitFor("the feed the last session cached", in: relaunched) {
       $0.hasLoaded && $0.unreadCount == 3
     }
-    #expect(offline?.listedIDs == ["n5", "n4", "n1", "n3"])
-    #expect(offline?.notifications.error == nil)
+    #expect(offline.listedIDs == ["n5", "n4", "n1", "n3"])
+    #expect(offline.notifications.error == nil)
     relaunched.cancelAll()
   }
 
@@ -96,30 +96,30 @@ struct AppBackendTests {
     server.goOffline()
 
     let store = launchShell(.server(server.client, cachedIn: cache))
-    await waitFor("the cached feed, loaded", in: store) {
+    try await waitFor("the cached feed, loaded", in: store) {
       $0.hasLoaded && $0.listedIDs == Self.feedIDs && $0.unreadCount == 2
     }
     store.send(.notifications(.pushReceived(Self.push)))
-    let saved = await waitFor("the push, listed and saved", in: store) {
+    let saved = try await waitFor("the push, listed and saved", in: store) {
       $0.notifications.pushesBeingSaved == nil && $0.unreadCount == 3
     }
-    #expect(saved?.listedIDs == ["p1", "n1", "n2", "n3"])
+    #expect(saved.listedIDs == ["p1", "n1", "n2", "n3"])
     store.cancelAll()
 
     let relaunched = launchShell(.server(server.client, cachedIn: cache))
-    let restored = await waitFor("the cached feed and the push", in: relaunched) {
+    let restored = try await waitFor("the cached feed and the push", in: relaunched) {
       $0.hasLoaded && $0.unreadCount == 3
     }
-    #expect(restored?.listedIDs == ["p1", "n1", "n2", "n3"])
-    #expect(restored?.badgeText == "3")
+    #expect(restored.listedIDs == ["p1", "n1", "n2", "n3"])
+    #expect(restored.badgeText == "3")
 
     // Back online, the server's feed does not list the push: it stays until it is deleted.
     server.updateFaults { $0.failureRate = 0 }
     relaunched.send(.notifications(.refreshRequested))
-    let refreshed = await waitFor("the server's feed", in: relaunched) {
+    let refreshed = try await waitFor("the server's feed", in: relaunched) {
       $0.hasLoaded
     }
-    #expect(refreshed?.listedIDs == ["p1", "n1", "n2", "n3"])
+    #expect(refreshed.listedIDs == ["p1", "n1", "n2", "n3"])
     relaunched.cancelAll()
   }
 
@@ -130,20 +130,20 @@ struct AppBackendTests {
     try inbox.insert(Self.feed)
 
     let store = launchShell(.localInbox(inbox))
-    await waitFor("the inbox's feed", in: store) {
+    try await waitFor("the inbox's feed", in: store) {
       $0.hasLoaded && $0.listedIDs == Self.feedIDs && $0.unreadCount == 2
     }
     store.send(.notifications(.pushReceived(Self.push)))
-    await waitFor("the push, listed and saved", in: store) {
+    try await waitFor("the push, listed and saved", in: store) {
       $0.notifications.pushesBeingSaved == nil && $0.unreadCount == 3
     }
     store.cancelAll()
 
     let relaunched = launchShell(.localInbox(inbox))
-    let restored = await waitFor("the inbox's feed and the push", in: relaunched) {
+    let restored = try await waitFor("the inbox's feed and the push", in: relaunched) {
       $0.hasLoaded && $0.unreadCount == 3
     }
-    #expect(restored?.listedIDs == ["p1", "n1", "n2", "n3"])
+    #expect(restored.listedIDs == ["p1", "n1", "n2", "n3"])
     relaunched.cancelAll()
   }
 

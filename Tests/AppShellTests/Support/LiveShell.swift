@@ -26,15 +26,16 @@ func launchShell(_ backend: AppBackend) -> Store<AppFeature.State, AppFeature.Ac
   return store
 }
 
-/// Waits for a state of `store` that satisfies `condition`, and returns it; records an issue
-/// naming `expectation` and showing the last state when none does within `timeout`.
+/// Waits for a state of `store` that satisfies `condition`, and returns it. When none does
+/// within `timeout`, records an issue naming `expectation` and showing the last state, and
+/// throws, so that the test stops there.
 @MainActor
 @discardableResult
 func waitFor(
   _ expectation: String, in store: Store<AppFeature.State, AppFeature.Action>,
   timeout: Duration = .seconds(30), sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ condition: @escaping @Sendable (AppFeature.State) -> Bool
-) async -> AppFeature.State? {
+) async throws -> AppFeature.State {
   let states = store.states
   let reached = await withTaskGroup(of: AppFeature.State?.self) { group in
     group.addTask {
@@ -49,7 +50,7 @@ func waitFor(
     group.cancelAll()
     return first
   }
-  if reached == nil {
+  guard let reached else {
     let list = store.state.notifications
     Issue.record(
       """
@@ -58,9 +59,13 @@ func waitFor(
       badge "\(store.state.badgeText)", error \(String(describing: list.error)).
       """,
       sourceLocation: sourceLocation)
+    throw WaitTimedOut()
   }
   return reached
 }
+
+/// What ``waitFor(_:in:timeout:sourceLocation:_:)`` throws when the state never came.
+struct WaitTimedOut: Error {}
 
 extension AppFeature.State {
   /// The ids of the notifications listed, newest first.
