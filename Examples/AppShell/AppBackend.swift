@@ -10,7 +10,9 @@ import NotificationFeature
 ///
 /// ```swift
 /// let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, beside: inboxURL))
-/// let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+/// let store = Store(initialState: AppFeature.State()) {
+///   AppFeature()
+/// } withDependencies: {
 ///   $0.use(.server(.live(baseURL: serverURL, token: token), cachedIn: cache))
 /// }
 /// store.send(.launched)
@@ -63,7 +65,9 @@ extension DependencyValues {
   /// client, which must come from the same inbox (see ``AppShell/AppBackend``).
   ///
   /// ```swift
-  /// let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+  /// let store = Store(initialState: AppFeature.State()) {
+  ///   AppFeature()
+  /// } withDependencies: {
   ///   $0.use(.localInbox(inbox))
   /// }
   /// ```

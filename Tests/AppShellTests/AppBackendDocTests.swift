@@ -24,7 +24,9 @@ struct AppBackendDocTests {
 
     // snippet: app-backend
     let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, beside: inboxURL))
-    let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+    let store = Store(initialState: AppFeature.State()) {
+      AppFeature()
+    } withDependencies: {
       $0.use(.server(.live(baseURL: serverURL, token: token), cachedIn: cache))
     }
     store.send(.launched)
@@ -43,7 +45,9 @@ struct AppBackendDocTests {
     let inbox = LocalInbox(url: folder.url.appendingPathComponent("inbox.sqlite"))
     try inbox.insert(AppBackendTests.feed)
     // snippet: app-backend-local
-    let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+    let store = Store(initialState: AppFeature.State()) {
+      AppFeature()
+    } withDependencies: {
       $0.use(.localInbox(inbox))
     }
     // snippet: end

@@ -17,7 +17,9 @@ struct TemporaryFolder {
 /// notifications list shown. Its effects run for real; a test waits for the states it expects.
 @MainActor
 func launchShell(_ backend: AppBackend) -> Store<AppFeature.State, AppFeature.Action> {
-  let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+  let store = Store(initialState: AppFeature.State()) {
+    AppFeature()
+  } withDependencies: {
     $0.use(backend)
     $0.pushClient = .unavailable
   }
