@@ -137,6 +137,7 @@ struct GuidePackage {
     files: [
       ("Package.swift", ["shell-manifest"]),
       ("Sources/Shell/MarkAsRead.swift", ["shell-feature"]),
+      ("Sources/Shell/ServerStore.swift", ["shell-server-store"]),
       ("Sources/Shell/main.swift", ["shell-main"]),
     ],
     notInPackage: [

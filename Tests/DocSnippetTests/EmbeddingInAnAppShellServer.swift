@@ -1,0 +1,52 @@
+// The snippet of Docs/EmbeddingInAnAppShell.md's "Going live" section: the notification
+// center on a server, its feed cached on the device. GuidePackageTests builds it in the guide's
+// package; here it runs against a server that cannot be reached.
+
+// snippet: shell-server-store
+import Foundation
+import Loom
+import NotificationClients
+import NotificationFeature
+// snippet: hide
+import Testing
+// snippet: show
+
+/// The notification center on the server at `serverURL`: its feed is cached in `cache`, a
+/// database of its own for that server, which keeps the feature's settings too.
+@MainActor
+func notificationsStore(
+  server serverURL: URL, token: String?, cache: LocalInbox
+) -> Store<NotificationsFeature.State, NotificationsFeature.Action> {
+  Store(initialState: NotificationsFeature.State()) {
+    NotificationsFeature()
+  } withDependencies: {
+    $0.notificationClient = cache.caching(.live(baseURL: serverURL, token: token))
+    $0.settingsClient = cache.settingsClient
+  }
+}
+// snippet: end
+
+/// A server nobody answers for: the store shows what an earlier session cached, and the
+/// feed's unread count, without an error.
+@MainActor
+@Test(.timeLimit(.minutes(1))) func theServerStoreShowsTheCacheWhenTheServerCannotBeReached()
+  async throws
+{
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("loom-doc-snippets-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let cache = LocalInbox(url: folder.appendingPathComponent("server-cache.sqlite"))
+  // An earlier session cached the server's feed.
+  let earlier = cache.caching(InMemoryNotificationBackend(seed: feed).client)
+  _ = try await earlier.fetchPage(PageRequest(limit: NotificationsFeature.pageSize))
+
+  // Nothing listens on port 9 (discard): every request to the server fails.
+  let serverURL = try #require(URL(string: "http://127.0.0.1:9"))
+  let store = notificationsStore(server: serverURL, token: nil, cache: cache)
+  store.send(.onAppear)
+  for await state in store.states where state.hasLoadedOnce && !state.isLoading { break }
+  #expect(store.state.notifications.elements == feed)
+  #expect(store.state.unreadCount == feed.count { !$0.isRead })
+  #expect(store.state.error == nil)
+  store.cancelAll()
+}
