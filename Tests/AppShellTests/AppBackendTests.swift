@@ -37,10 +37,11 @@ struct AppBackendTests {
       .utf8)
 
   /// The cache of `server`'s feed in `folder`, holding its first page as a session caches it.
-  static func cache(of server: InMemoryNotificationBackend, in folder: TemporaryFolder)
-    async throws -> LocalInbox
-  {
-    let cache = LocalInbox(url: folder.url.appendingPathComponent("server-cache.sqlite"))
+  static func cache(
+    of server: InMemoryNotificationBackend, in folder: TemporaryFolder,
+    named name: String = "server-cache.sqlite"
+  ) async throws -> LocalInbox {
+    let cache = LocalInbox(url: folder.url.appendingPathComponent(name))
     let backend = AppBackend.server(server.client, cachedIn: cache)
     _ = try await backend.notificationClient.fetchPage(
       PageRequest(limit: NotificationsFeature.pageSize))
@@ -121,6 +122,36 @@ struct AppBackendTests {
     }
     #expect(refreshed.listedIDs == ["p1", "n1", "n2", "n3"])
     relaunched.cancelAll()
+  }
+
+  @Test func aPushKeptForOneServerIsNotListedForAnother() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let server = InMemoryNotificationBackend(seed: Self.feed)
+    let other = InMemoryNotificationBackend(seed: [Self.notification("m1", minutesAgo: 15)])
+    let cache = try await Self.cache(of: server, in: folder, named: "server-a.sqlite")
+    let otherCache = try await Self.cache(of: other, in: folder, named: "server-b.sqlite")
+    server.goOffline()
+    other.goOffline()
+
+    let store = launchShell(.server(server.client, cachedIn: cache))
+    try await waitFor("the cached feed, loaded", in: store) {
+      $0.hasLoaded && $0.listedIDs == Self.feedIDs
+    }
+    store.send(.notifications(.pushReceived(Self.push)))
+    try await waitFor("the push, listed and saved", in: store) {
+      $0.notifications.pushesBeingSaved == nil && $0.unreadCount == 3
+    }
+    store.cancelAll()
+
+    // The other server's settings, and the pushes kept with them, are in its own cache.
+    let switched = launchShell(.server(other.client, cachedIn: otherCache))
+    let loaded = try await waitFor("the other server's cached feed", in: switched) {
+      $0.hasLoaded
+    }
+    #expect(loaded.listedIDs == ["m1"])
+    #expect(loaded.badgeText == "1")
+    switched.cancelAll()
   }
 
   @Test func theLocalInboxListsItsFeedAndKeepsAPushAcrossARelaunch() async throws {
