@@ -50,13 +50,31 @@ public struct AppBackend: Sendable {
       settingsClient: cache.settingsClient)
   }
 
-  /// The cache of the feed of the server at `server`: `server-HOST-PORT.sqlite` in the folder
-  /// of `inbox` (the local inbox's database, such as `LocalInbox.defaultURL()`).
+  /// The cache of the feed of the server at `server`: `server-HOST-PORT-KEY.sqlite` in the
+  /// folder of `inbox` (the local inbox's database, such as `LocalInbox.defaultURL()`).
+  ///
+  /// The host and port make the name readable; `KEY` tells apart the servers they do not
+  /// (`a.b` and `a-b`, `http` and `https` on one port, two paths on one host). It is a hash of
+  /// the server's address that is the same on every run and every device.
   public static func cacheURL(for server: URL, beside inbox: URL) -> URL {
     let host = (server.host ?? "server").map { $0.isLetter || $0.isNumber ? $0 : "-" }
     let port = server.port.map { "-\($0)" } ?? ""
+    let address = server.absoluteString.hasSuffix("/")
+      ? String(server.absoluteString.dropLast()) : server.absoluteString
     return inbox.deletingLastPathComponent()
-      .appendingPathComponent("server-\(String(host))\(port).sqlite")
+      .appendingPathComponent("server-\(String(host))\(port)-\(stableKey(address)).sqlite")
+  }
+
+  /// 16 hex digits of the 64-bit FNV-1a hash of `text`'s UTF-8: unlike `Hasher`, the same in
+  /// every process.
+  static func stableKey(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x0000_0100_0000_01b3
+    }
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
   }
 }
 

@@ -180,13 +180,20 @@ struct AppBackendTests {
 
   @Test func eachServerHasItsOwnCacheBesideTheInbox() throws {
     let inbox = URL(fileURLWithPath: "/data/loom-notifications/inbox.sqlite")
-    let local = try #require(URL(string: "http://127.0.0.1:8080"))
-    let other = try #require(URL(string: "https://notifications.example.com"))
+    func cache(_ server: String) throws -> String {
+      try AppBackend.cacheURL(for: #require(URL(string: server)), beside: inbox).path
+    }
+    // Readable, and the same on every run: the key is FNV-1a of the address.
     #expect(
-      AppBackend.cacheURL(for: local, beside: inbox).path
-        == "/data/loom-notifications/server-127-0-0-1-8080.sqlite")
-    #expect(
-      AppBackend.cacheURL(for: other, beside: inbox).path
-        == "/data/loom-notifications/server-notifications-example-com.sqlite")
+      try cache("http://127.0.0.1:8080")
+        == "/data/loom-notifications/server-127-0-0-1-8080-75327da3b04bcbf2.sqlite")
+    #expect(try cache("http://127.0.0.1:8080/") == cache("http://127.0.0.1:8080"))
+    let servers = [
+      "http://127.0.0.1:8080", "https://127.0.0.1:8080", "http://a.b:1", "http://a-b:1",
+      "https://example.com/eu", "https://example.com/us", "https://notifications.example.com",
+    ]
+    let caches = try servers.map(cache)
+    #expect(Set(caches).count == servers.count, "\(caches)")
+    #expect(caches.allSatisfy { $0.hasPrefix("/data/loom-notifications/server-") })
   }
 }
