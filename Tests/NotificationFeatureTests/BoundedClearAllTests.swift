@@ -140,12 +140,13 @@ struct BoundedClearAllTests {
     var outbox: [NotificationsFeature.OutboxEntry] = [.deleteAll(upTo: newer)]
     outbox.enqueue(.deleteAll(upTo: older))
     #expect(outbox == [.deleteAll(upTo: newer)])
-    outbox = [.deleteAll(upTo: older), .markAsRead("n9")]
+    // Merged in the first one's place; what was queued after it stays after it.
+    outbox = [.markAsRead("n8"), .deleteAll(upTo: older), .markAsRead("n9")]
     outbox.enqueue(.deleteAll(upTo: newer))
-    #expect(outbox == [.deleteAll(upTo: newer)])
+    #expect(outbox == [.markAsRead("n8"), .deleteAll(upTo: newer), .markAsRead("n9")])
     outbox.enqueue(.deleteAll(upTo: nil))
-    #expect(outbox == [.deleteAll(upTo: nil)])
+    #expect(outbox == [.markAsRead("n8"), .deleteAll(upTo: nil), .markAsRead("n9")])
     outbox.enqueue(.deleteAll(upTo: newer))
-    #expect(outbox == [.deleteAll(upTo: nil)])
+    #expect(outbox == [.markAsRead("n8"), .deleteAll(upTo: nil), .markAsRead("n9")])
   }
 }

@@ -165,6 +165,39 @@ struct SyncEngineTests {
 
   // MARK: Failures
 
+  /// Found by the lifetime test under load: a clear-all that failed for now after a newer
+  /// change to a notification it spares had been queued dropped that change, so the person's
+  /// "unread" never reached the backend.
+  @Test func aClearAllQueuedLateKeepsTheNewerChangeQueuedBeforeIt() async {
+    var state = NotificationSyncEngine.State()
+    let cleared = Fixtures.feed[1]
+    let bound = FeedPosition(cleared)
+    let clear = PendingChange.clearAll([cleared])
+    let clearID = perform(clear, sending: .deleteAll(upTo: bound), in: &state)
+    // A notification listed after the clear, newer than its bound, marked unread.
+    let newer = PendingChange.setRead(id: "new", isRead: false, previous: true)
+    let newerID = perform(newer, sending: .markAsUnread("new"), in: &state)
+    let store = makeEngineStore(state) { $0.continuousClock = TestClock() }
+    await store.send(.changeFailed(newerID, .network)) {
+      $0.pendingChanges = [clearID: clear]
+      $0.outbox = [.markAsUnread("new")]
+      $0.outboxRollbacks = [.markAsUnread("new"): newer]
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsUnread("new")], rollbacks: [.markAsUnread("new"): newer])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.send(.changeFailed(clearID, .network)) {
+      $0.pendingChanges = [:]
+      $0.outbox = [.markAsUnread("new"), .deleteAll(upTo: bound)]
+      $0.outboxRollbacks[.deleteAll(upTo: bound)] = clear
+      $0.outboxBeingSaved = SavedOutbox(
+        entries: [.markAsUnread("new"), .deleteAll(upTo: bound)],
+        rollbacks: [.markAsUnread("new"): newer, .deleteAll(upTo: bound): clear])
+    }
+    await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
+    await store.skipInFlightEffects()
+  }
+
   @Test func aChangeThatFailsForGoodIsRolledBackWithItsError() async {
     var state = NotificationSyncEngine.State()
     let id = perform(readN2, sending: .markAsRead("n2"), in: &state)

@@ -171,9 +171,13 @@ extension NotificationsFeature {
 
 extension Array where Element == NotificationsFeature.OutboxEntry {
   /// Adds an entry, merging it with what is already waiting: marking read then unread (or the
-  /// reverse) cancels out, a delete supersedes read changes to the same notification, and
-  /// delete-all supersedes everything (queued before it, so about notifications it covers);
-  /// two delete-alls make one that covers what either does.
+  /// reverse) cancels out, a delete supersedes read changes to the same notification, and two
+  /// delete-alls make one that covers what either does, in the first one's place.
+  ///
+  /// A delete-all leaves the other entries alone. What was queued before the clear-all was
+  /// made, the clear-all replaced then (see `NotificationSyncEngine.perform`); what is queued
+  /// now comes from changes made since, which may be about notifications it spares (newer
+  /// than its bound), so dropping them would lose the person's later choices.
   package mutating func enqueue(_ entry: Element) {
     switch entry {
     case .markAsRead(let id):
@@ -197,7 +201,10 @@ extension Array where Element == NotificationsFeature.OutboxEntry {
           merged = .deleteAll(upTo: queued)
         }
       }
-      self = [merged]
+      let place = firstIndex { if case .deleteAll = $0 { true } else { false } } ?? endIndex
+      let before = self[..<place]
+      let after = self[place...].filter { if case .deleteAll = $0 { false } else { true } }
+      self = Array(before) + [merged] + after
     case .markAllAsRead:
       append(entry)
     }
