@@ -164,4 +164,28 @@ struct CatchUpReplayTests {
     #expect(store.state.unreadCount == backend.notifications.count(where: { !$0.isRead }))
     await store.send(.onDisappear) { $0.connection = .offline }
   }
+
+  /// Found by the lifetime test under load: a stream that replays the changes after the cursor
+  /// it was opened with delivered, after a first page that had them, a change older than the
+  /// person's confirmed "read", which showed the notification unread again.
+  @Test func aReplayedChangeAFirstPageAlreadyHadIsSkipped() async {
+    let n1 = Fixtures.feed[0]
+    var state = NotificationsFeature.State(notifications: Fixtures.feed)
+    state.hasLoadedOnce = true
+    state.notifications[id: "n1"]?.isRead = true
+    // The first page reflected the changes up to cursor 33; the person's read came after.
+    state.newestCursor = "33"
+    let store = makeStore(state: state)
+    // The stream replays the insertion of n1 (cursor 21): the list has it, as it is now.
+    await store.send(.liveEvent(NotificationEvent(.inserted(n1), cursor: "21")))
+    await store.send(.caughtUp([NotificationEvent(.updated(n1), cursor: "30")]))
+    // A change after the page is applied, and moves the cursor on.
+    var n2 = Fixtures.feed[1]
+    n2.isRead = true
+    await store.send(.liveEvent(NotificationEvent(.updated(n2), cursor: "34"))) {
+      $0.newestCursor = "34"
+      $0.notifications[id: "n2"]?.isRead = true
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+  }
 }

@@ -71,6 +71,11 @@ public enum NotificationChange: Sendable, Hashable, Codable {
 /// A change with the cursor after it, so a reconnecting client can catch up from there.
 public struct NotificationEvent: Sendable, Hashable, Codable {
   public var change: NotificationChange
+  /// Where the change is in the backend's log. Cursors are opaque, but the feature compares
+  /// two that are whole numbers (as every client in NotificationClients gives) as numbers: a
+  /// change at or before the newest cursor it has (a first page's ``NotificationPage/changeCursor``,
+  /// or the last change it applied) is one it has already, and is skipped. Other cursors are
+  /// only compared for equality.
   public var cursor: String?
 
   public init(_ change: NotificationChange, cursor: String? = nil) {

@@ -150,7 +150,12 @@ extension NotificationsFeature {
   /// Applies a change the backend reports, adding to `owed` what the person did to pushes
   /// before the backend listed them (see ``list(fromBackend:into:owed:)``).
   func apply(_ event: NotificationEvent, to state: inout State, owed: inout OwedToBackend) {
-    if let cursor = event.cursor { state.newestCursor = cursor }
+    if let cursor = event.cursor {
+      // A replayed change the list has already (a first page read after it, or applied before):
+      // applying it again would undo what came after it.
+      if Self.isApplied(cursor, newest: state.newestCursor) { return }
+      state.newestCursor = cursor
+    }
     switch event.change {
     case .inserted(let notification):
       list(fromBackend: notification, into: &state, owed: &owed)
@@ -166,6 +171,15 @@ extension NotificationsFeature {
       if state.unreadNotLoaded != nil { state.unreadNotLoaded = 0 }
       replaceWithBackendFeed(notifications, in: &state, owed: &owed)
     }
+  }
+
+  /// Whether the change at `cursor` is one the list has: at or before `newest`, when both are
+  /// whole numbers (see ``NotificationEvent/cursor``).
+  static func isApplied(_ cursor: String, newest: String?) -> Bool {
+    guard let newest, let position = UInt64(cursor), let newestPosition = UInt64(newest) else {
+      return false
+    }
+    return position <= newestPosition
   }
 
   func show(_ error: UserFacingError, in state: inout State) -> Effect<Action> {
