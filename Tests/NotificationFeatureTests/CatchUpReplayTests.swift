@@ -188,4 +188,27 @@ struct CatchUpReplayTests {
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
   }
+
+  /// A backend whose cursors started again (its database made anew) answers a catch-up from a
+  /// cursor newer than its newest with a snapshot: the list becomes it, and the changes after
+  /// it apply, though their cursors are below the one the list had.
+  @Test func aBackendWhoseCursorsStartedAgainIsFollowedFromItsSnapshot() async {
+    var state = NotificationsFeature.State(notifications: Fixtures.feed)
+    state.hasLoadedOnce = true
+    state.newestCursor = "120"
+    let store = makeStore(state: state)
+    let fresh = Fixtures.notification("f1", minutesAgo: 0)
+    await store.send(.caughtUp([NotificationEvent(.snapshot([fresh]), cursor: "3")])) {
+      $0.newestCursor = "3"
+      $0.notifications = [fresh]
+      $0.deletedIDs = []
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    let next = Fixtures.notification("f2", minutesAgo: -1)
+    await store.send(.liveEvent(NotificationEvent(.inserted(next), cursor: "4"))) {
+      $0.newestCursor = "4"
+      $0.notifications.insert(next, at: 0)
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+  }
 }

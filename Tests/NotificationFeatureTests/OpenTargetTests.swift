@@ -42,10 +42,15 @@ struct OpenTargetTests {
       $0.targetFetchesInFlight = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    // Confirmed while the fetch is in flight: applied to its answer.
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading = [.markAllAsRead(["n1"])]
+    }
     letAnswer.yield()
     await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0], Self.x1, Self.x2])) {
       $0.targetFetchesInFlight = 0
+      $0.sync.confirmedWhileLoading = []
       var x1 = Self.x1
       x1.isRead = true
       var x2 = Self.x2
@@ -78,7 +83,10 @@ struct OpenTargetTests {
       $0.targetFetchesInFlight = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading = [.markAllAsRead(["n1"])]
+    }
     // The person marks n1 unread again before the backend answers.
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
@@ -86,10 +94,14 @@ struct OpenTargetTests {
       $0.sync.pendingChanges[UUID(1)] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(5)))
-    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(1)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading.append(.markAsUnread("n1"))
+    }
     letAnswer.yield()
     await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0]])) {
       $0.targetFetchesInFlight = 0
+      $0.sync.confirmedWhileLoading = []
       $0.markedUnreadWhileOpening = []
     }
   }
@@ -138,12 +150,56 @@ struct OpenTargetTests {
       $0.targetFetchesInFlight = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading = [.markAllAsRead(["n2"])]
+    }
     letAnswer.yield()
     await store.receive(.targetUnreadFailed(.alert("a1"), .server(status: 500))) {
       $0.targetFetchesInFlight = 0
+      $0.sync.confirmedWhileLoading = []
       $0.error = .server(status: 500)
     }
     await store.receive(.delegate(.errorOccurred(.server(status: 500))))
+  }
+
+  /// Found in review: a clear-all confirmed while the fetch was in flight was not applied to its
+  /// answer, which the backend made before it, and the cleared notifications came back.
+  @Test func aClearAllConfirmedWhileTheFetchIsInFlightAppliesToItsAnswer() async {
+    let (answer, letAnswer) = AsyncStream<Void>.makeStream()
+    var state = Self.firstPageLoaded()
+    state.notifications[id: "n1"]?.isRead = true
+    state.notifications[id: "n2"]?.isRead = true
+    state.unreadNotLoaded = 2
+    let bound = FeedPosition(Fixtures.feed[0])
+    let store = makeStore(state: state) {
+      $0.notificationClient.deleteAllUpTo = { _ in }
+      $0.notificationClient.fetchUnread = { _ in
+        for await _ in answer { break }
+        // Made before the clear-all reached the backend.
+        return [Self.x1, Self.x2]
+      }
+    }
+    await store.send(.markTargetRead(.contact("c1"))) { $0.targetFetchesInFlight = 1 }
+    await store.send(.clearAll) {
+      $0.notifications = []
+      $0.deletedIDs = ["n1", "n2", "n3"]
+      $0.unreadNotLoaded = 0
+      $0.sync.pendingChanges[UUID(0)] = .clearAll(Fixtures.feed.map {
+        var read = $0
+        if read.id != "n3" { read.isRead = true }
+        return read
+      }, unreadNotLoaded: 2)
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading = [.deleteAll(upTo: bound)]
+    }
+    letAnswer.yield()
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1, Self.x2])) {
+      $0.targetFetchesInFlight = 0
+      $0.sync.confirmedWhileLoading = []
+    }
   }
 }

@@ -133,7 +133,14 @@ public final class InMemoryNotificationBackend: Sendable {
         try await self.call()
         let since = Int(cursor) ?? 0
         return self.state.withLock { state in
-          state.log.filter { $0.cursor > since }.map {
+          // A cursor newer than any change is another backend's: the whole feed instead.
+          guard since <= state.cursor else {
+            return [
+              NotificationEvent(
+                .snapshot(state.notifications.elements), cursor: String(state.cursor))
+            ]
+          }
+          return state.log.filter { $0.cursor > since }.map {
             NotificationEvent($0.change, cursor: String($0.cursor))
           }
         }

@@ -227,14 +227,15 @@ package final class InboxDatabase: Sendable {
   }
 
   /// The changes after `cursor`, oldest first. When the log no longer holds every change after
-  /// it, one snapshot of the whole feed instead.
+  /// it, or `cursor` is newer than any change (it came from another inbox, or one made again
+  /// since), one snapshot of the whole feed instead.
   package func changes(since cursor: Int) throws(InboxError) -> [NotificationEvent] {
     try reading { db in
       let latest = try Self.latestCursor(db)
-      guard cursor < latest else { return [] }
+      guard cursor != latest else { return [] }
       let oldest =
         try db.statement("SELECT min(cursor) FROM changes").firstRow { $0.int(at: 0) } ?? latest
-      if cursor < oldest - 1 {
+      if cursor < oldest - 1 || cursor > latest {
         let all = try db.statement(
           "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id"
         ).rows([], Self.notification)

@@ -74,8 +74,12 @@ public struct NotificationEvent: Sendable, Hashable, Codable {
   /// Where the change is in the backend's log. Cursors are opaque, but the feature compares
   /// two that are whole numbers (as every client in NotificationClients gives) as numbers: a
   /// change at or before the newest cursor it has (a first page's ``NotificationPage/changeCursor``,
-  /// or the last change it applied) is one it has already, and is skipped. Other cursors are
-  /// only compared for equality.
+  /// or the last change it applied) is one it has already, and is skipped, unless it is a
+  /// snapshot. Other cursors are only compared for equality.
+  ///
+  /// So a backend's whole-number cursors only ever increase; one that starts them again (a new
+  /// database) answers a catch-up from a cursor newer than its newest change with a snapshot,
+  /// as every backend in NotificationClients does.
   public var cursor: String?
 
   public init(_ change: NotificationChange, cursor: String? = nil) {

@@ -152,8 +152,11 @@ extension NotificationsFeature {
   func apply(_ event: NotificationEvent, to state: inout State, owed: inout OwedToBackend) {
     if let cursor = event.cursor {
       // A replayed change the list has already (a first page read after it, or applied before):
-      // applying it again would undo what came after it.
-      if Self.isApplied(cursor, newest: state.newestCursor) { return }
+      // applying it again would undo what came after it. A snapshot is the whole feed, applied
+      // whatever its cursor: a backend whose cursors started again (a new database) answers a
+      // catch-up from an older cursor of its own with one, and the cursor goes on from there.
+      let isSnapshot = if case .snapshot = event.change { true } else { false }
+      if !isSnapshot, Self.isApplied(cursor, newest: state.newestCursor) { return }
       state.newestCursor = cursor
     }
     switch event.change {

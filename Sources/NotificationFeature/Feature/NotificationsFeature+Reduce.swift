@@ -4,9 +4,12 @@ import Loom
 extension NotificationsFeature {
   func reduceCore(into state: inout State, action: Action) -> Effect<Action> {
     let effect = reduceAction(into: &state, action: action)
-    // The changes confirmed while a page loads are applied to it (it may have been read before
-    // the backend applied them); once nothing loads, they are forgotten.
-    if !state.isLoading && !state.sync.confirmedWhileLoading.isEmpty {
+    // The changes confirmed while a page (or an opened entity's unread notifications) loads are
+    // applied to it (it may have been read before the backend applied them); once nothing
+    // loads, they are forgotten.
+    if !state.isLoading && state.targetFetchesInFlight == 0
+      && !state.sync.confirmedWhileLoading.isEmpty
+    {
       state.sync.confirmedWhileLoading = []
     }
     return effect

@@ -93,6 +93,14 @@ struct InMemoryNotificationBackendTests {
     #expect(changes.map(\.change) == [.deleted(id: "n2")])
   }
 
+  @Test func aCursorNewerThanAnyChangeCatchesUpWithASnapshot() async throws {
+    let backend = InMemoryNotificationBackend(seed: seed)
+    try await backend.client.delete("n2")
+    let all = seed.filter { $0.id != "n2" }
+    #expect(try await backend.client.changesSince("120") == [NotificationEvent(.snapshot(all), cursor: "1")])
+    #expect(try await backend.client.changesSince("1") == [])
+  }
+
   @Test func injectedFailuresComeFirstInOrder() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     backend.failNext(1, with: .network)

@@ -205,6 +205,19 @@ struct LocalInboxSharingTests {
     #expect(try await second.notificationClient.changesSince("0").count == 200)
   }
 
+  @Test func aCursorNewerThanAnyChangeCatchesUpWithASnapshot() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    // An inbox made anew: its cursors start again, below the one a client kept.
+    let inbox = LocalInbox(url: folder.url.appendingPathComponent("inbox.sqlite"))
+    try inbox.insert([sample("a", at: 2), sample("b", at: 1)])
+    let client = inbox.notificationClient
+    #expect(
+      try await client.changesSince("120")
+        == [NotificationEvent(.snapshot([sample("a", at: 2), sample("b", at: 1)]), cursor: "2")])
+    #expect(try await client.changesSince("2") == [])
+  }
+
   @Test func aCursorOlderThanTheKeptLogCatchesUpWithASnapshot() async throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
