@@ -53,16 +53,27 @@ public struct AppBackend: Sendable {
   /// The cache of the feed of the server at `server`: `server-HOST-PORT-KEY.sqlite` in the
   /// folder of `inbox` (the local inbox's database, such as `LocalInbox.defaultURL()`).
   ///
-  /// The host and port make the name readable; `KEY` tells apart the servers they do not
-  /// (`a.b` and `a-b`, `http` and `https` on one port, two paths on one host). It is a hash of
-  /// the server's address that is the same on every run and every device.
+  /// The host and port make the name readable (`-PORT` only when the address has one); `KEY`
+  /// tells apart the servers they do not (`a.b` and `a-b`, `http` and `https` on one port, two
+  /// paths on one host). It is a hash of the server's address that is the same on every run
+  /// and every device.
+  ///
+  /// A cache an earlier version made, named `server-HOST-PORT.sqlite`, is used while there is
+  /// none by the new name: it holds the changes queued offline and the settings.
   public static func cacheURL(for server: URL, beside inbox: URL) -> URL {
     let host = (server.host ?? "server").map { $0.isLetter || $0.isNumber ? $0 : "-" }
     let port = server.port.map { "-\($0)" } ?? ""
     let address = server.absoluteString.hasSuffix("/")
       ? String(server.absoluteString.dropLast()) : server.absoluteString
-    return inbox.deletingLastPathComponent()
-      .appendingPathComponent("server-\(String(host))\(port)-\(stableKey(address)).sqlite")
+    let folder = inbox.deletingLastPathComponent()
+    let named = folder.appendingPathComponent(
+      "server-\(String(host))\(port)-\(stableKey(address)).sqlite")
+    let earlier = folder.appendingPathComponent("server-\(String(host))\(port).sqlite")
+    let files = FileManager.default
+    if !files.fileExists(atPath: named.path), files.fileExists(atPath: earlier.path) {
+      return earlier
+    }
+    return named
   }
 
   /// 16 hex digits of the 64-bit FNV-1a hash of `text`'s UTF-8: unlike `Hasher`, the same in

@@ -196,4 +196,20 @@ struct AppBackendTests {
     #expect(Set(caches).count == servers.count, "\(caches)")
     #expect(caches.allSatisfy { $0.hasPrefix("/data/loom-notifications/server-") })
   }
+
+  @Test func aCacheAnEarlierVersionNamedIsKeptUntilThereIsOneByTheNewName() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("loom-cache-name-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let inbox = folder.appendingPathComponent("inbox.sqlite")
+    let server = try #require(URL(string: "http://127.0.0.1:8080"))
+    let named = folder.appendingPathComponent("server-127-0-0-1-8080-75327da3b04bcbf2.sqlite")
+    #expect(AppBackend.cacheURL(for: server, beside: inbox).path == named.path)
+    let earlier = folder.appendingPathComponent("server-127-0-0-1-8080.sqlite")
+    try Data("queued changes".utf8).write(to: earlier)
+    #expect(AppBackend.cacheURL(for: server, beside: inbox).path == earlier.path)
+    try Data().write(to: named)
+    #expect(AppBackend.cacheURL(for: server, beside: inbox).path == named.path)
+  }
 }

@@ -70,6 +70,7 @@ struct ServerIntegrationTests {
     let feed = [
       about("n1", .contact(contactID: "c/1")), about("n2", .ping(pingID: "p 1", contactID: "c/1")),
       about("n3", .alert(alertID: "a1")), about("n4", .contact(contactID: "c/1"), isRead: true),
+      about("n5", .contact(contactID: "+1 555&x=y;z")),
     ]
     let server = try TestServer(notifications: feed)
     defer { server.stop() }
@@ -79,6 +80,9 @@ struct ServerIntegrationTests {
     #expect(try await client.fetchUnread(.ping("p 1")) == [feed[1]])
     #expect(try await client.fetchUnread(.alert("a1")) == [feed[2]])
     #expect(try await client.fetchUnread(.alert("nobody")) == [])
+    // A phone number as an id: `+`, `&`, `=` and `;` are encoded, not read as a space or a
+    // separator.
+    #expect(try await client.fetchUnread(.contact("+1 555&x=y;z")) == [feed[4]])
     // The documented shape, and its refusals.
     let response = await server.raw(
       "GET /api/notifications/unread?alert=a1 HTTP/1.1\r\nAuthorization: Bearer secret\r\n"

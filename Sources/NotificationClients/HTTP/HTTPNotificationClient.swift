@@ -134,6 +134,11 @@ struct HTTPAPI: Sendable {
   let token: String?
   let session: URLSession
 
+  /// What a query value keeps unencoded: what a query allows, less the characters that
+  /// separate or stand for something in one.
+  static let queryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(
+    CharacterSet(charactersIn: "+&=;"))
+
   func escape(_ id: String) -> String {
     id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
   }
@@ -143,7 +148,15 @@ struct HTTPAPI: Sendable {
   {
     guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
     else { throw UserFacingError.invalidData(reason: "bad server address \(baseURL)") }
-    if !query.isEmpty { components.queryItems = query }
+    if !query.isEmpty {
+      // `queryItems` leaves `+` (and `;`) as they are, and servers read a `+` in a query as a
+      // space: each value is encoded here, those included.
+      components.percentEncodedQueryItems = query.map { item in
+        URLQueryItem(
+          name: item.name,
+          value: item.value?.addingPercentEncoding(withAllowedCharacters: Self.queryValueAllowed))
+      }
+    }
     guard let url = components.url else {
       throw UserFacingError.invalidData(reason: "bad server address \(baseURL)")
     }
