@@ -40,6 +40,7 @@ struct OpenTargetTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n1"])
       $0.targetFetchesInFlight = 1
+      $0.targetFetchesStarted = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
     // Confirmed while the fetch is in flight: applied to its answer.
@@ -48,7 +49,9 @@ struct OpenTargetTests {
       $0.sync.confirmedWhileLoading = [.markAllAsRead(["n1"])]
     }
     letAnswer.yield()
-    await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0], Self.x1, Self.x2])) {
+    await store.receive(
+      .targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0], Self.x1, Self.x2], fetch: 1)
+    ) {
       $0.targetFetchesInFlight = 0
       $0.sync.confirmedWhileLoading = []
       var x1 = Self.x1
@@ -81,6 +84,7 @@ struct OpenTargetTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n1"])
       $0.targetFetchesInFlight = 1
+      $0.targetFetchesStarted = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
     await store.receive(.sync(.changeSucceeded(UUID(0)))) {
@@ -90,7 +94,7 @@ struct OpenTargetTests {
     // The person marks n1 unread again before the backend answers.
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
-      $0.markedUnreadWhileOpening = ["n1"]
+      $0.markedUnreadWhileOpening = ["n1": 1]
       $0.sync.pendingChanges[UUID(1)] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(5)))
@@ -99,10 +103,10 @@ struct OpenTargetTests {
       $0.sync.confirmedWhileLoading.append(.markAsUnread("n1"))
     }
     letAnswer.yield()
-    await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0]])) {
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0]], fetch: 1)) {
       $0.targetFetchesInFlight = 0
       $0.sync.confirmedWhileLoading = []
-      $0.markedUnreadWhileOpening = []
+      $0.markedUnreadWhileOpening = [:]
     }
   }
 
@@ -124,8 +128,11 @@ struct OpenTargetTests {
       $0.notificationClient.markAllAsRead = { _ in }
       $0.notificationClient.fetchUnread = { _ in [Self.x1] }
     }
-    await store.send(.markTargetRead(.contact("c1"))) { $0.targetFetchesInFlight = 1 }
-    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1])) {
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.targetFetchesInFlight = 1
+      $0.targetFetchesStarted = 1
+    }
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1], fetch: 1)) {
       $0.targetFetchesInFlight = 0
       var x1 = Self.x1
       x1.isRead = true
@@ -148,6 +155,7 @@ struct OpenTargetTests {
       $0.notifications[id: "n2"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n2"])
       $0.targetFetchesInFlight = 1
+      $0.targetFetchesStarted = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
     await store.receive(.sync(.changeSucceeded(UUID(0)))) {
@@ -180,7 +188,10 @@ struct OpenTargetTests {
         return [Self.x1, Self.x2]
       }
     }
-    await store.send(.markTargetRead(.contact("c1"))) { $0.targetFetchesInFlight = 1 }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.targetFetchesInFlight = 1
+      $0.targetFetchesStarted = 1
+    }
     await store.send(.clearAll) {
       $0.notifications = []
       $0.deletedIDs = ["n1", "n2", "n3"]
@@ -197,8 +208,63 @@ struct OpenTargetTests {
       $0.sync.confirmedWhileLoading = [.deleteAll(upTo: bound)]
     }
     letAnswer.yield()
-    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1, Self.x2])) {
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1, Self.x2], fetch: 1)) {
       $0.targetFetchesInFlight = 0
+      $0.sync.confirmedWhileLoading = []
+    }
+  }
+
+  /// Two entities opened one after the other, the first's fetch slow: a notification the person
+  /// marked unread between the two opens is marked read by the second, opened after.
+  @Test func aNotificationMarkedUnreadBeforeASecondOpenIsMarkedReadByIt() async {
+    let (answer, letAnswer) = AsyncStream<Void>.makeStream()
+    var state = Self.firstPageLoaded()
+    state.notifications[id: "n1"]?.isRead = true
+    state.notifications[id: "n2"]?.isRead = true
+    state.unreadNotLoaded = 2
+    let x1 = Fixtures.notification("x1", minutesAgo: 100, isRead: true, target: .contact(contactID: "c1"))
+    let unreadX1 = Fixtures.notification("x1", minutesAgo: 100, target: .contact(contactID: "c1"))
+    let store = makeStore(state: state) {
+      $0.notificationClient.markAsUnread = { _ in }
+      $0.notificationClient.markAllAsRead = { _ in }
+      $0.notificationClient.fetchUnread = { entity in
+        // The alert's answer waits; the contact's comes at once.
+        if entity == .alert("a9") { for await _ in answer { break } }
+        return entity == .contact("c1") ? [unreadX1] : []
+      }
+    }
+    await store.send(.markTargetRead(.alert("a9"))) {
+      $0.targetFetchesInFlight = 1
+      $0.targetFetchesStarted = 1
+    }
+    // x1 (not loaded) marked unread while the alert's fetch is in flight, before c1 is opened.
+    await store.send(.markAsUnread("x1")) {
+      $0.markedUnreadWhileOpening = ["x1": 1]
+      $0.sync.pendingChanges[UUID(0)] = .setRead(id: "x1", isRead: false, previous: true)
+    }
+    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading = [.markAsUnread("x1")]
+    }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.targetFetchesInFlight = 2
+      $0.targetFetchesStarted = 2
+    }
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [unreadX1], fetch: 2)) {
+      $0.targetFetchesInFlight = 1
+      $0.notifications.append(x1)
+      $0.unreadNotLoaded = 1
+      $0.sync.pendingChanges[UUID(1)] = .markAll(ids: ["x1"])
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.sync(.changeSucceeded(UUID(1)))) {
+      $0.sync.pendingChanges = [:]
+      $0.sync.confirmedWhileLoading.append(.markAllAsRead(["x1"]))
+    }
+    letAnswer.yield()
+    await store.receive(.targetUnreadLoaded(.alert("a9"), [], fetch: 1)) {
+      $0.targetFetchesInFlight = 0
+      $0.markedUnreadWhileOpening = [:]
       $0.sync.confirmedWhileLoading = []
     }
   }

@@ -3,7 +3,9 @@ import Loom
 
 extension NotificationsFeature {
   func setRead(_ id: String, _ isRead: Bool, in state: inout State) -> Effect<Action> {
-    if !isRead, state.targetFetchesInFlight > 0 { state.markedUnreadWhileOpening.insert(id) }
+    if !isRead, state.targetFetchesInFlight > 0 {
+      state.markedUnreadWhileOpening[id] = state.targetFetchesStarted
+    }
     guard let notification = state.notifications[id: id] else {
       // Not loaded (or unknown): the backend changes it, or says it does not exist.
       guard !state.deletedIDs.contains(id) else { return show(.notFound, in: &state) }
@@ -46,8 +48,10 @@ extension NotificationsFeature {
     let everyPageLoaded = state.hasLoadedOnce && !state.hasMore
     guard !everyPageLoaded, state.unreadNotLoaded != 0 else { return marked }
     state.targetFetchesInFlight += 1
+    state.targetFetchesStarted += 1
+    let number = state.targetFetchesStarted
     let fetch = Effect<Action>.run { [client] send in
-      await send(.targetUnreadLoaded(entity, try await client.fetchUnread(entity)))
+      await send(.targetUnreadLoaded(entity, try await client.fetchUnread(entity), fetch: number))
     } catch: { error, send in
       await send(.targetUnreadFailed(entity, UserFacingError(error)))
     }
@@ -56,12 +60,13 @@ extension NotificationsFeature {
 
   /// Lists the unread notifications about `entity` the backend sent that the list does not
   /// have (as a page's would be, counted out of the unread ones not loaded), and marks read
-  /// those still unread, except the ones the person marked unread since it was opened.
+  /// those still unread, except the ones the person marked unread since fetch number `fetch`
+  /// started, when the entity was opened.
   ///
   /// A notification the list has is not listed again: the backend's copy may predate a
   /// change made here since.
   func markFetchedTargetRead(
-    _ entity: Entity, _ unread: [NotificationData], in state: inout State
+    _ entity: Entity, _ unread: [NotificationData], fetch: Int, in state: inout State
   ) -> Effect<Action> {
     var owed = OwedToBackend()
     for notification in unread where !state.notifications.contains(id: notification.id) {
@@ -71,7 +76,8 @@ extension NotificationsFeature {
     let ids = unread.compactMap { fetched in
       state.notifications[id: fetched.id].flatMap { listed in
         !listed.isRead && entity.matches(listed.target)
-          && !state.markedUnreadWhileOpening.contains(listed.id) ? listed.id : nil
+          && state.markedUnreadWhileOpening[listed.id].map { $0 < fetch } ?? true
+          ? listed.id : nil
       }
     }
     let told = tellBackend(owed, in: &state)
@@ -80,7 +86,7 @@ extension NotificationsFeature {
 
   func finishTargetFetch(in state: inout State) {
     state.targetFetchesInFlight = max(0, state.targetFetchesInFlight - 1)
-    if state.targetFetchesInFlight == 0 { state.markedUnreadWhileOpening = [] }
+    if state.targetFetchesInFlight == 0 { state.markedUnreadWhileOpening = [:] }
   }
 
   /// Hands an optimistic change, already applied to the list, to the sync engine, which runs

@@ -224,8 +224,8 @@ extension NotificationsFeature {
     case .markTargetRead(let entity):
       return openTarget(entity, in: &state)
 
-    case .targetUnreadLoaded(let entity, let unread):
-      let marked = markFetchedTargetRead(entity, unread, in: &state)
+    case .targetUnreadLoaded(let entity, let unread, let fetch):
+      let marked = markFetchedTargetRead(entity, unread, fetch: fetch, in: &state)
       finishTargetFetch(in: &state)
       return marked
 

@@ -97,10 +97,13 @@ public struct NotificationsFeature: Reducer {
     /// How many fetches of an opened entity's unread notifications (`markTargetRead`) are in
     /// flight.
     public var targetFetchesInFlight = 0
-    /// The notifications the person marked unread while ``targetFetchesInFlight`` was not 0:
-    /// an entity opened earlier leaves them unread, as the person made them last. Emptied when
-    /// the last fetch finishes.
-    public var markedUnreadWhileOpening: Set<String> = []
+    /// How many entities opened in this run have fetched their unread notifications: each
+    /// fetch's answer carries its number.
+    public var targetFetchesStarted = 0
+    /// The notifications the person marked unread while a fetch was in flight, each with
+    /// ``targetFetchesStarted`` at the time: a fetch started before leaves it unread, as the
+    /// person made it last. Emptied when no fetch is in flight.
+    public var markedUnreadWhileOpening: [String: Int] = [:]
 
     public init(notifications: [NotificationData] = []) {
       self.notifications = NotificationFeed(
@@ -222,9 +225,10 @@ public struct NotificationsFeature: Reducer {
     /// pages not loaded too (fetched with `fetchUnread`).
     case markTargetRead(Entity)
     /// The unread notifications about an entity, fetched because the list had not loaded every
-    /// page: those not listed are listed, and all are marked read, except those the person
-    /// marked unread since the entity was opened.
-    case targetUnreadLoaded(Entity, [NotificationData])
+    /// page by the fetch numbered `fetch` (see ``State/targetFetchesStarted``): those not listed
+    /// are listed, and all are marked read, except those the person marked unread since the
+    /// entity was opened.
+    case targetUnreadLoaded(Entity, [NotificationData], fetch: Int)
     /// The unread notifications about an entity could not be fetched: those loaded were marked
     /// read, the others stay unread.
     case targetUnreadFailed(Entity, UserFacingError)
