@@ -107,6 +107,32 @@ struct PushLifetimeTests {
 
   // MARK: Duplicates
 
+  /// Found by the lifetime test under load: a catch-up that listed a push the person had read
+  /// and then reported it updated (still unread, another device's change from before the
+  /// person's) showed it unread, though the mark-all telling the backend was about to be sent.
+  @Test func aPushReadHereStaysReadThroughEveryChangeOfTheCatchUpThatListsIt() async {
+    var state = NotificationsFeature.State(notifications: [Fixtures.notification("p1", isRead: true)])
+    state.hasLoadedOnce = true
+    state.unlistedPushIDs = ["p1"]
+    let store = makeStore(state: state) { $0.notificationClient.markAllAsRead = { _ in } }
+    let unread = Fixtures.notification("p1")
+    await store.send(
+      .caughtUp([
+        NotificationEvent(.inserted(unread), cursor: "1"),
+        NotificationEvent(.updated(unread), cursor: "2"),
+      ])
+    ) {
+      $0.newestCursor = "2"
+      $0.unlistedPushIDs = []
+      $0.sync.pendingChanges[changeID] = .markAll(ids: ["p1"])
+      $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
+    }
+    await store.receive(.sync(.changeSucceeded(changeID))) {
+      $0.sync.pendingChanges = [:]
+    }
+    await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+  }
+
   @Test func aDuplicatePushLeavesAReadPushRead() async {
     let store = makeStore()
     let pushed = Fixtures.notification("p1", minutesAgo: 1.5)

@@ -100,7 +100,11 @@ extension NotificationsFeature {
     guard wasUnlistedPush, state.notifications[id: notification.id]?.isRead == true,
       let listed = state.sync.applyingPendingChanges(to: notification), !listed.isRead
     else {
-      upsert(notification, into: &state)
+      var incoming = notification
+      // A push read here that an earlier change of the same batch listed: the backend is about
+      // to be told (`owed`), so a later change of the batch does not make it unread again.
+      if !incoming.isRead, owed.read.contains(notification.id) { incoming.isRead = true }
+      upsert(incoming, into: &state)
       return
     }
     var read = listed
