@@ -98,6 +98,26 @@ struct ServerIntegrationTests {
     }
   }
 
+  @Test func againstAServerWithoutTheUnreadRouteTheClientSearchesThePages() async throws {
+    var about = sample("n1", secondsAgo: 1)
+    about.target = .alert(alertID: "a1")
+    let others = (2..<60).map { sample("n\($0)", secondsAgo: Double($0)) }
+    var last = sample("n60", secondsAgo: 60)
+    last.target = .alert(alertID: "a1")
+    let server = try TestServer(notifications: [about] + others + [last])
+    defer { server.stop() }
+    // An older server: `/unread` is read as a notification's id, which it does not have.
+    let older = HTTPServer(port: 0) { request in
+      if request.path == "/api/notifications/unread" { return TestServer.notFound }
+      return await server.api.handle(request)
+    }
+    let port = try older.start()
+    defer { older.stop() }
+    let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+    let client = NotificationClient.live(baseURL: url, token: "secret")
+    #expect(try await client.fetchUnread(.alert("a1")).map(\.id) == ["n1", "n60"])
+  }
+
   @Test func pagesCarryTheUnreadTotalOfTheWholeInbox() async throws {
     let server = try TestServer(
       notifications: (0..<5).map { sample("n\($0)", secondsAgo: Double($0)) })

@@ -33,6 +33,9 @@ struct TestServer {
     port = try server.start()
   }
 
+  /// A 404 as an older server answers a path it does not know.
+  static let notFound = HTTPResponse.error(404, code: "not_found", message: "Not found")
+
   var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
   func stop() {

@@ -19,21 +19,22 @@ extension NotificationClient {
     baseURL: URL, token: String?, session: URLSession = .shared
   ) -> NotificationClient {
     let api = HTTPAPI(baseURL: baseURL, token: token, session: session)
+    let fetchPage: @Sendable (PageRequest) async throws -> NotificationPage = { request in
+      var query = [URLQueryItem(name: "limit", value: String(request.limit))]
+      if let cursor = request.cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+      if let offset = request.offset { query.append(URLQueryItem(name: "offset", value: String(offset))) }
+      let data = try await api.send("GET", "api/notifications", query: query)
+      let page = try api.decode(LossyPage.self, from: data)
+      for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
+      if let problem = page.unreadTotalProblem {
+        reportIssue("Ignored the unread total the server sent: \(problem)")
+      }
+      return NotificationPage(
+        items: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore,
+        unreadTotal: page.unreadTotal, changeCursor: page.changeCursor)
+    }
     return NotificationClient(
-      fetchPage: { request in
-        var query = [URLQueryItem(name: "limit", value: String(request.limit))]
-        if let cursor = request.cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
-        if let offset = request.offset { query.append(URLQueryItem(name: "offset", value: String(offset))) }
-        let data = try await api.send("GET", "api/notifications", query: query)
-        let page = try api.decode(LossyPage.self, from: data)
-        for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
-        if let problem = page.unreadTotalProblem {
-          reportIssue("Ignored the unread total the server sent: \(problem)")
-        }
-        return NotificationPage(
-          items: page.items, nextCursor: page.nextCursor, hasMore: page.hasMore,
-          unreadTotal: page.unreadTotal, changeCursor: page.changeCursor)
-      },
+      fetchPage: fetchPage,
       updates: { since in try await api.events(since: since) },
       changesSince: { cursor in
         let data = try await api.send(
@@ -68,7 +69,14 @@ extension NotificationClient {
           case .alert(let id): URLQueryItem(name: "alert", value: id)
           case .ping(let id): URLQueryItem(name: "ping", value: id)
           }
-        let data = try await api.send("GET", "api/notifications/unread", query: [query])
+        let data: Data
+        do {
+          data = try await api.send("GET", "api/notifications/unread", query: [query])
+        } catch UserFacingError.notFound {
+          // A server older than this route reads `unread` as a notification's id: its pages
+          // are searched instead.
+          return try await NotificationClient.unread(about: entity, pagingThrough: fetchPage)
+        }
         let page = try api.decode(LossyPage.self, from: data)
         for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
         return page.items

@@ -173,8 +173,8 @@ public struct NotificationClient: Sendable {
   }
 
   /// The unread notifications about `entity`, found by fetching every page: how a client made
-  /// without ``fetchUnread`` answers it.
-  static func unread(
+  /// without ``fetchUnread`` answers it, and the HTTP client against a server without the route.
+  package static func unread(
     about entity: NotificationsFeature.Entity,
     pagingThrough fetchPage: @Sendable (PageRequest) async throws -> NotificationPage
   ) async throws -> [NotificationData] {
