@@ -249,11 +249,7 @@ package final class InboxDatabase: Sendable {
 
   /// The value saved under `key`.
   package func setting(_ key: String) throws(InboxError) -> Data? {
-    try reading { db in
-      try db.statement("SELECT value FROM settings WHERE key = ?").firstRow([.text(key)]) {
-        $0.data(at: 0)
-      }
-    }
+    try reading { db in try Self.setting(key, in: db) }
   }
 
   /// A number that changes whenever another process commits a change to the inbox.
@@ -414,17 +410,47 @@ package final class InboxDatabase: Sendable {
   /// it: the cache's log is the remote's, not its own.
   package func cache(_ changes: [NotificationChange]) throws {
     try writing { db in
-      for change in changes {
-        switch change {
-        case .inserted(let notification), .updated(let notification):
-          try Self.upsert(notification, in: db)
-        case .deleted(let id):
-          try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
-        case .snapshot(let notifications):
-          try db.execute("DELETE FROM notifications")
-          for notification in notifications { try Self.upsert(notification, in: db) }
+      for change in changes { try Self.cache(change, in: db) }
+    }
+  }
+
+  /// The settings key of the newest remote cursor the cache applied.
+  static let remoteCursorKey = "loom.cache.remoteCursor"
+
+  /// Applies the remote's events (its live stream, a catch-up) to the cache, as ``cache(_:)``
+  /// does, except a replayed one: an event at or before the newest remote cursor the cache
+  /// applied (or its first page reflected) is skipped, as the feature skips it (see
+  /// `NotificationEvent.cursor`), unless it is a snapshot.
+  package func cache(_ events: [NotificationEvent]) throws {
+    try writing { db in
+      var newest = try Self.setting(Self.remoteCursorKey, in: db).map { String(decoding: $0, as: UTF8.self) }
+      for event in events {
+        if let cursor = event.cursor {
+          let isSnapshot = if case .snapshot = event.change { true } else { false }
+          if !isSnapshot, NotificationsFeature.isApplied(cursor, newest: newest) { continue }
+          newest = cursor
         }
+        try Self.cache(event.change, in: db)
       }
+      if let newest { try Self.saveSetting(Data(newest.utf8), forKey: Self.remoteCursorKey, in: db) }
+    }
+  }
+
+  private static func cache(_ change: NotificationChange, in db: SQLiteConnection) throws {
+    switch change {
+    case .inserted(let notification), .updated(let notification):
+      try upsert(notification, in: db)
+    case .deleted(let id):
+      try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
+    case .snapshot(let notifications):
+      try db.execute("DELETE FROM notifications")
+      for notification in notifications { try upsert(notification, in: db) }
+    }
+  }
+
+  private static func setting(_ key: String, in db: SQLiteConnection) throws(SQLiteError) -> Data? {
+    try db.statement("SELECT value FROM settings WHERE key = ?").firstRow([.text(key)]) {
+      $0.data(at: 0)
     }
   }
 
@@ -461,6 +487,10 @@ package final class InboxDatabase: Sendable {
         try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
       }
       for notification in page.items { try Self.upsert(notification, in: db) }
+      // The page reflects the remote's changes up to its cursor: a replay of them is skipped.
+      if let cursor = page.changeCursor {
+        try Self.saveSetting(Data(cursor.utf8), forKey: Self.remoteCursorKey, in: db)
+      }
     }
   }
 

@@ -17,7 +17,9 @@ extension LocalInbox {
   ///   remote's, which replaces it.
   /// - Every page, live change, catch-up and confirmed change the remote sends is copied into
   ///   the cache; a first page also removes what the remote no longer lists before its oldest
-  ///   item (or at all, when it is the whole feed).
+  ///   item (or at all, when it is the whole feed). A replayed change, at or before the newest
+  ///   remote cursor the cache applied or its first page reflected, is not copied: it would
+  ///   write an older state over a newer one.
   /// - When the remote cannot be reached (a retryable error), pages are served from the cache,
   ///   so the list still shows; changes still go to the remote (the feature's outbox queues
   ///   them).
@@ -47,7 +49,7 @@ extension LocalInbox {
         let forward = Task {
           do {
             for try await event in stream {
-              try? self.cacheDatabase { try $0.cache([event.change]) }
+              try? self.cacheDatabase { try $0.cache([event]) }
               continuation.yield(event)
             }
             continuation.finish()
@@ -60,7 +62,7 @@ extension LocalInbox {
       },
       changesSince: { cursor in
         let events = try await remote.changesSince(cursor)
-        try? self.cacheDatabase { try $0.cache(events.map(\.change)) }
+        try? self.cacheDatabase { try $0.cache(events) }
         return events
       },
       markAsRead: { id in

@@ -184,7 +184,7 @@ extension NotificationsFeature {
 
   /// Whether the change at `cursor` is one the list has: at or before `newest`, when both are
   /// whole numbers (see ``NotificationEvent/cursor``).
-  static func isApplied(_ cursor: String, newest: String?) -> Bool {
+  package static func isApplied(_ cursor: String, newest: String?) -> Bool {
     guard let newest, let position = UInt64(cursor), let newestPosition = UInt64(newest) else {
       return false
     }

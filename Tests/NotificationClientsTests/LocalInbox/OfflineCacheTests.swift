@@ -40,6 +40,37 @@ struct OfflineCacheTests {
     #expect(resumed.items == [sample("n2", at: 8)])
   }
 
+  /// Found in review: a stream that replays the changes after the cursor it was opened with
+  /// wrote, after a first page that had them, an older state over the cache's newer one, and an
+  /// offline relaunch showed it.
+  @Test func aReplayedChangeTheCacheHasAlreadyIsNotWrittenOverIt() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let remote = InMemoryNotificationBackend(seed: [sample("n0", at: 10)])
+    try await remote.client.markAsRead("n0")  // cursor 1
+    let replay = [
+      NotificationEvent(.updated(sample("n0", at: 10)), cursor: "1"),
+      NotificationEvent(.updated(sample("n1", at: 11)), cursor: "2"),
+    ]
+    var scripted = remote.client
+    scripted.updates = { _ in
+      AsyncThrowingStream { continuation in
+        for event in replay { continuation.yield(event) }
+        continuation.finish()
+      }
+    }
+    let cache = LocalInbox(url: folder.url.appendingPathComponent("cache.sqlite"))
+    let client = cache.caching(scripted)
+    // The first page (cursor 1) has n0 read; the stream replays n0 unread at 1, then n1 at 2.
+    _ = try await client.fetchPage(PageRequest(limit: 50))
+    for try await _ in try await client.updates("0") {}
+    let cached = try #require(try await client.cachedPage(PageRequest(limit: 50)))
+    #expect(cached.items == [sample("n1", at: 11), sample("n0", at: 10, isRead: true)])
+    // A catch-up's replay is skipped the same way; a snapshot never is.
+    _ = try await client.changesSince("0")
+    #expect(try await client.cachedPage(PageRequest(limit: 50))?.items.last?.isRead == true)
+  }
+
   @Test func aBoundedDeleteAllTheRemoteConfirmsDeletesTheSameCachedNotifications() async throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
