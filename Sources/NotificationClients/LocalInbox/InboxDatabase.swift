@@ -426,8 +426,7 @@ package final class InboxDatabase: Sendable {
       var newest = try Self.setting(Self.remoteCursorKey, in: db).map { String(decoding: $0, as: UTF8.self) }
       for event in events {
         if let cursor = event.cursor {
-          let isSnapshot = if case .snapshot = event.change { true } else { false }
-          if !isSnapshot, NotificationsFeature.isApplied(cursor, newest: newest) { continue }
+          if event.isReplay(upTo: newest) { continue }
           newest = cursor
         }
         try Self.cache(event.change, in: db)

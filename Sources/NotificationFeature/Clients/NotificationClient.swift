@@ -86,6 +86,17 @@ public struct NotificationEvent: Sendable, Hashable, Codable {
     self.change = change
     self.cursor = cursor
   }
+
+  /// Whether this is a change one already has who has applied the changes up to `newest`: its
+  /// cursor and `newest` are whole numbers and it is not after it. A snapshot never is: it is
+  /// the whole feed, and a backend whose cursors started again (a new database) answers a
+  /// catch-up from a cursor newer than its own with one (see ``cursor``).
+  package func isReplay(upTo newest: String?) -> Bool {
+    if case .snapshot = change { return false }
+    guard let cursor, let newest, let position = UInt64(cursor), let newestPosition = UInt64(newest)
+    else { return false }
+    return position <= newestPosition
+  }
 }
 
 /// The backend of the notification feed. Endpoints throw ``UserFacingError``.

@@ -158,11 +158,8 @@ extension NotificationsFeature {
   func apply(_ event: NotificationEvent, to state: inout State, owed: inout OwedToBackend) {
     if let cursor = event.cursor {
       // A replayed change the list has already (a first page read after it, or applied before):
-      // applying it again would undo what came after it. A snapshot is the whole feed, applied
-      // whatever its cursor: a backend whose cursors started again (a new database) answers a
-      // catch-up from an older cursor of its own with one, and the cursor goes on from there.
-      let isSnapshot = if case .snapshot = event.change { true } else { false }
-      if !isSnapshot, Self.isApplied(cursor, newest: state.newestCursor) { return }
+      // applying it again would undo what came after it.
+      if event.isReplay(upTo: state.newestCursor) { return }
       state.newestCursor = cursor
     }
     switch event.change {
@@ -180,15 +177,6 @@ extension NotificationsFeature {
       if state.unreadNotLoaded != nil { state.unreadNotLoaded = 0 }
       replaceWithBackendFeed(notifications, in: &state, owed: &owed)
     }
-  }
-
-  /// Whether the change at `cursor` is one the list has: at or before `newest`, when both are
-  /// whole numbers (see ``NotificationEvent/cursor``).
-  package static func isApplied(_ cursor: String, newest: String?) -> Bool {
-    guard let newest, let position = UInt64(cursor), let newestPosition = UInt64(newest) else {
-      return false
-    }
-    return position <= newestPosition
   }
 
   func show(_ error: UserFacingError, in state: inout State) -> Effect<Action> {
