@@ -31,11 +31,11 @@ public final class InMemoryNotificationBackend: Sendable {
     var cursor = 0
     var faults = Faults()
     var random: SeededRandomNumberGenerator
-    var listeners: [UUID: AsyncThrowingStream<NotificationEvent, any Error>.Continuation] = [:]
     var log: [(cursor: Int, change: NotificationChange)] = []
   }
 
   private let state: LockedState<State>
+  private let broadcast = ChangeBroadcast()
   private let clock: any Clock<Duration>
 
   /// Creates a backend holding `seed`, failing at random with a generator seeded by
@@ -69,21 +69,17 @@ public final class InMemoryNotificationBackend: Sendable {
   /// Ends every open live stream with `error`, as a dropped connection would. Streams opened
   /// afterwards work as usual.
   public func dropUpdates(with error: UserFacingError = .network) {
-    let dropped = state.withLock { state in
-      defer { state.listeners.removeAll() }
-      return Array(state.listeners.values)
-    }
-    for listener in dropped { listener.finish(throwing: error) }
+    broadcast.finishAll(throwing: error)
   }
 
   /// How many live streams are open.
   public var openUpdateStreams: Int {
-    state.withLock { $0.listeners.count }
+    broadcast.count
   }
 
   /// Adds a notification as if another device created it, telling live listeners.
   public func insert(_ notification: NotificationData) {
-    state.withLock { state in
+    change { state in
       _ = state.notifications.remove(id: notification.id)
       _ = state.notifications.append(notification)
       state.notifications.sort(by: NotificationData.isOrderedBefore)
@@ -113,21 +109,17 @@ public final class InMemoryNotificationBackend: Sendable {
       },
       updates: { since in
         try await self.call()
-        let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
-        let id = UUID()
-        // The changes after `since` are replayed and the listener added under one lock, so no
+        // The changes after `since` are replayed and the stream opened as one step, so no
         // change is missed or told twice.
-        self.state.withLock { state in
-          if let since {
-            let after = Int(since) ?? 0
-            for entry in state.log where entry.cursor > after {
-              continuation.yield(NotificationEvent(entry.change, cursor: String(entry.cursor)))
+        return self.broadcast.open {
+          self.state.withLock { state in
+            let after = since.map { Int($0) ?? 0 } ?? state.cursor
+            let missed = state.log.filter { $0.cursor > after }.map {
+              NotificationEvent($0.change, cursor: String($0.cursor))
             }
+            return (min(after, state.cursor), missed)
           }
-          state.listeners[id] = continuation
         }
-        continuation.onTermination = { _ in _ = self.state.withLock { $0.listeners.removeValue(forKey: id) } }
-        return stream
       },
       changesSince: { cursor in
         try await self.call()
@@ -149,7 +141,7 @@ public final class InMemoryNotificationBackend: Sendable {
       markAsUnread: { id in try await self.update(id) { $0.isRead = false } },
       markAllAsRead: { ids in
         try await self.call()
-        self.state.withLock { state in
+        self.change { state in
           for var notification in state.notifications.elements
           where !notification.isRead && ids.map({ $0.contains(notification.id) }) ?? true {
             notification.isRead = true
@@ -160,7 +152,7 @@ public final class InMemoryNotificationBackend: Sendable {
       },
       delete: { id in
         try await self.call()
-        try self.state.withLock { state in
+        try self.change { state in
           guard state.notifications.remove(id: id) != nil else {
             throw UserFacingError.notFound
           }
@@ -169,14 +161,14 @@ public final class InMemoryNotificationBackend: Sendable {
       },
       deleteAll: {
         try await self.call()
-        self.state.withLock { state in
+        self.change { state in
           state.notifications.removeAll()
           Self.record(.snapshot([]), in: &state)
         }
       },
       deleteAllUpTo: { bound in
         try await self.call()
-        self.state.withLock { state in
+        self.change { state in
           // The feed is newest first: what the bound covers is a suffix of it.
           state.notifications.removeAll { bound.covers($0) }
           Self.record(.snapshot(state.notifications.elements), in: &state)
@@ -198,13 +190,13 @@ public final class InMemoryNotificationBackend: Sendable {
     )
   }
 
-  private func update(_ id: String, _ change: (inout NotificationData) -> Void) async throws {
+  private func update(_ id: String, _ edit: (inout NotificationData) -> Void) async throws {
     try await call()
-    try state.withLock { state in
+    try change { state in
       guard var notification = state.notifications[id: id] else {
         throw UserFacingError.notFound
       }
-      change(&notification)
+      edit(&notification)
       state.notifications[id: id] = notification
       Self.record(.updated(notification), in: &state)
     }
@@ -226,11 +218,23 @@ public final class InMemoryNotificationBackend: Sendable {
     if let failure { throw failure }
   }
 
+  /// Makes a change to the state and tells the live streams about the changes it recorded, as
+  /// one step.
+  private func change<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try broadcast.change {
+      try state.withLock { state in
+        let logged = state.log.count
+        let result = try body(&state)
+        let events = state.log[logged...].map {
+          NotificationEvent($0.change, cursor: String($0.cursor))
+        }
+        return (result, Array(events))
+      }
+    }
+  }
+
   private static func record(_ change: NotificationChange, in state: inout State) {
     state.cursor += 1
     state.log.append((state.cursor, change))
-    for listener in state.listeners.values {
-      listener.yield(NotificationEvent(change, cursor: String(state.cursor)))
-    }
   }
 }

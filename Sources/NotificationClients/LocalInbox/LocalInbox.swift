@@ -32,23 +32,7 @@ public final class LocalInbox: Sendable {
   private let clock: any Clock<Duration>
   private let pollInterval: Duration
   private let opened = LockedState<InboxDatabase?>(nil)
-  private let listeners = LockedState<[UUID: Listener]>([:])
-
-  /// A live stream's continuation and the cursor of the newest change it was sent.
-  private struct Listener: Sendable {
-    var continuation: AsyncThrowingStream<NotificationEvent, any Error>.Continuation
-    var cursor: Int
-
-    /// Sends the events it has not been sent yet: this process's changes arrive both when they
-    /// are made and when the poller reads the log, and each is sent once.
-    mutating func send(_ events: [NotificationEvent]) {
-      for event in events {
-        guard let cursor = event.cursor.flatMap(Int.init), cursor > self.cursor else { continue }
-        self.cursor = cursor
-        continuation.yield(event)
-      }
-    }
-  }
+  private let broadcast = ChangeBroadcast()
 
   /// Creates an inbox over the database at `url` (opened on first use). The live stream
   /// notices other processes' changes by checking the database every `pollInterval` on `clock`.
@@ -97,7 +81,7 @@ public final class LocalInbox: Sendable {
 
   /// Adds notifications as if they had arrived (used by `seed`, notices and tests).
   public func insert(_ notifications: [NotificationData]) throws {
-    publish(try database().insert(notifications))
+    try broadcast.change { ((), try database().insert(notifications)) }
   }
 
   /// The number of unread notifications.
@@ -257,9 +241,8 @@ public final class LocalInbox: Sendable {
 
   /// Makes a change and tells live listeners about the events it logged.
   private func change(_ body: (InboxDatabase) throws -> [NotificationEvent]) throws {
-    let events: [NotificationEvent]
     do {
-      events = try body(try database())
+      try broadcast.change { ((), try body(try database())) }
     } catch let error as UserFacingError {
       throw error
     } catch let error as InboxError {
@@ -267,28 +250,21 @@ public final class LocalInbox: Sendable {
     } catch {
       throw UserFacingError.operationFailed(message: "\(error)")
     }
-    publish(events)
-  }
-
-  private func publish(_ events: [NotificationEvent]) {
-    listeners.withLock { listeners in
-      for id in listeners.keys { listeners[id]?.send(events) }
-    }
   }
 
   /// Changes made through this inbox as they happen, and those other processes made, noticed
   /// by checking the database's data version every `pollInterval`.
   private func updates() throws -> AsyncThrowingStream<NotificationEvent, any Error> {
     let database = try Self.mapping { () throws(InboxError) in try self.database() }
-    let start = try Self.mapping { () throws(InboxError) in try database.latestCursor() }
-    let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let id = UUID()
-    listeners.withLock { $0[id] = Listener(continuation: continuation, cursor: start) }
     let clock = clock
     let interval = pollInterval
-    let listeners = listeners
+    let broadcast = broadcast
+    // Read before the stream's cursor: another process's change made in between moves the
+    // version on, and is caught up.
+    let start = (try? database.dataVersion()) ?? 0
     let poller = Task {
-      var version = (try? database.dataVersion()) ?? 0
+      var version = start
       while !Task.isCancelled {
         do {
           try await clock.sleep(for: interval)
@@ -297,17 +273,19 @@ public final class LocalInbox: Sendable {
         }
         guard let current = try? database.dataVersion(), current != version else { continue }
         version = current
-        guard let seen = listeners.withLock({ $0[id]?.cursor }),
-          let events = try? database.changes(since: seen)
-        else { continue }
-        listeners.withLock { $0[id]?.send(events) }
+        broadcast.catchUp(id) { seen in try? database.changes(since: seen) }
       }
     }
-    continuation.onTermination = { [listeners] _ in
+    do {
+      return try broadcast.open(id) {
+        (try Self.mapping { () throws(InboxError) in try database.latestCursor() }, [])
+      } onTermination: {
+        poller.cancel()
+      }
+    } catch {
       poller.cancel()
-      _ = listeners.withLock { $0.removeValue(forKey: id) }
+      throw error
     }
-    return stream
   }
 
   /// Maps inbox errors to user-facing ones.
