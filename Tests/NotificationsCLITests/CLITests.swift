@@ -41,18 +41,23 @@ struct CLI {
     var error: String
   }
 
-  func callAsFunction(_ arguments: String..., useInbox: Bool = true, input: String? = nil) throws
-    -> Result
+  func callAsFunction(_ arguments: String..., useInbox: Bool = true, input: String? = nil)
+    async throws -> Result
   {
-    try callAsFunction(arguments, useInbox: useInbox, input: input)
+    try await callAsFunction(arguments, useInbox: useInbox, input: input)
   }
 
   /// Runs the CLI with `arguments` (and `--inbox` this test's inbox unless `useInbox` is
   /// false), `input` on its standard input; standard output and error are captured, so that
   /// nothing a child prints reaches the test run's output.
-  func callAsFunction(_ arguments: [String], useInbox: Bool = true, input: String? = nil) throws
-    -> Result
+  func callAsFunction(_ arguments: [String], useInbox: Bool = true, input: String? = nil)
+    async throws -> Result
   {
+    try await onOwnThread { try run(arguments, useInbox: useInbox, input: input) }
+  }
+
+  /// Runs the CLI and blocks until it exits: on a thread of its own, see ``onOwnThread(_:)``.
+  private func run(_ arguments: [String], useInbox: Bool, input: String?) throws -> Result {
     let process = process(arguments + (useInbox ? ["--inbox", inbox.path] : []))
     let output = Pipe()
     let error = Pipe()
@@ -96,10 +101,25 @@ struct CLI {
   }
 
   /// The JSON array `list --json` (with `arguments`) prints.
-  func listed(_ arguments: String...) throws -> [[String: Any]] {
-    let output = try self(["list", "--json"] + arguments, useInbox: !arguments.contains("--inbox")).output
+  func listed(_ arguments: String...) async throws -> [[String: Any]] {
+    let output = try await self(["list", "--json"] + arguments, useInbox: !arguments.contains("--inbox")).output
     return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
   }
+}
+
+/// Runs `work` on a thread of its own and waits for it without holding a thread of Swift's
+/// concurrency pool. The CLI tests wait on child processes: a pool thread blocked on one takes a
+/// thread from every task of the test run (the streams of the server tests among them), and two
+/// take them all on a 2-core machine.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try work() }) }.start()
+  }
+}
+
+/// Waits until `process` exits, without blocking a thread (see ``onOwnThread(_:)``).
+func exited(_ process: Process) async {
+  while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
 }
 
 /// The pseudo-terminal functions: Glibc's module leaves them out (they need _XOPEN_SOURCE), so
@@ -172,11 +192,11 @@ final class LiveOutput: @unchecked Sendable {
 
   /// Waits until `text` (standard output, or standard error) holds `expected`, for `timeout`
   /// seconds at most; whether it did.
-  func wait(for expected: String, inError: Bool = false, timeout: TimeInterval = 20) -> Bool {
+  func wait(for expected: String, inError: Bool = false, timeout: TimeInterval = 20) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if (inError ? error : output).contains(expected) { return true }
-      Thread.sleep(forTimeInterval: 0.02)
+      try? await Task.sleep(for: .milliseconds(20))
     }
     return false
   }
@@ -184,13 +204,13 @@ final class LiveOutput: @unchecked Sendable {
 
 @Suite(.serialized)
 struct CLITests {
-  @Test func seedThenListShowsTheNotificationsNewestFirst() throws {
+  @Test func seedThenListShowsTheNotificationsNewestFirst() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let seeded = try cli("seed", "--count", "3")
+    let seeded = try await cli("seed", "--count", "3")
     #expect(seeded.output == "Added 3 notifications.\n")
     #expect(seeded.error.isEmpty)
-    let list = try cli("list")
+    let list = try await cli("list")
     #expect(list.status == 0)
     let lines = list.output.split(separator: "\n")
     #expect(lines.count == 5)
@@ -199,77 +219,77 @@ struct CLITests {
     #expect(lines[4] == "highlighted: alert a0, contact c1, contact c2, ping p1")
   }
 
-  @Test func listAsJSONFiltersByTypeAndUnread() throws {
+  @Test func listAsJSONFiltersByTypeAndUnread() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "7")
-    let json = try cli("list", "--type", "ping", "--json")
+    _ = try await cli("seed", "--count", "7")
+    let json = try await cli("list", "--type", "ping", "--json")
     let items = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
     #expect(items?.count == 1)
     #expect(items?.first?["type"] as? String == "ping")
   }
 
-  @Test func readUnreadDeleteAndClearChangeTheInbox() throws {
+  @Test func readUnreadDeleteAndClearChangeTheInbox() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "2")
-    let ids = try JSONSerialization.jsonObject(with: Data(try cli("list", "--json").output.utf8))
+    _ = try await cli("seed", "--count", "2")
+    let ids = try JSONSerialization.jsonObject(with: Data(try await cli("list", "--json").output.utf8))
       as? [[String: Any]] ?? []
     let id = ids.first?["id"] as? String ?? ""
-    #expect(try cli("read", id).output == "Marked \(id) read.\n")
-    #expect(try cli("list").output.contains("\n1 unread\n"))
-    #expect(try cli("unread", id).status == 0)
-    #expect(try cli("read", "--all").status == 0)
-    #expect(try cli("list").output.hasSuffix("0 unread\n"))
-    #expect(try cli("delete", id).output == "Deleted \(id).\n")
-    #expect(try cli("clear").status == 0)
-    #expect(try cli("list").output == "No notifications.\n0 unread\n")
+    #expect(try await cli("read", id).output == "Marked \(id) read.\n")
+    #expect(try await cli("list").output.contains("\n1 unread\n"))
+    #expect(try await cli("unread", id).status == 0)
+    #expect(try await cli("read", "--all").status == 0)
+    #expect(try await cli("list").output.hasSuffix("0 unread\n"))
+    #expect(try await cli("delete", id).output == "Deleted \(id).\n")
+    #expect(try await cli("clear").status == 0)
+    #expect(try await cli("list").output == "No notifications.\n0 unread\n")
   }
 
-  @Test func showAndTapDescribeTheNotification() throws {
+  @Test func showAndTapDescribeTheNotification() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let push = try cli("push", #"{"id":"p1","type":"ping","pingId":"x","contactId":"c7","title":"Hi"}"#)
+    let push = try await cli("push", #"{"id":"p1","type":"ping","pingId":"x","contactId":"c7","title":"Hi"}"#)
     #expect(push.output == "Delivered p1: Hi\n")
-    #expect(try cli("show", "p1").output.contains("opens:     ping x of contact c7"))
-    #expect(try cli("tap", "p1").output == "Opened the contacts tab: contact c7, ping x\n")
+    #expect(try await cli("show", "p1").output.contains("opens:     ping x of contact c7"))
+    #expect(try await cli("tap", "p1").output == "Opened the contacts tab: contact c7, ping x\n")
   }
 
-  @Test func openMarksEverythingAboutAnEntityReadAndListHighlightsEntities() throws {
+  @Test func openMarksEverythingAboutAnEntityReadAndListHighlightsEntities() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("push", #"{"id":"a","type":"ping","pingId":"p1","contactId":"c1"}"#)
-    _ = try cli("push", #"{"id":"b","type":"role","contactId":"c1"}"#)
-    _ = try cli("push", #"{"id":"c","type":"alert","alertId":"x9","priority":"high"}"#)
-    let list = try cli("list").output
+    _ = try await cli("push", #"{"id":"a","type":"ping","pingId":"p1","contactId":"c1"}"#)
+    _ = try await cli("push", #"{"id":"b","type":"role","contactId":"c1"}"#)
+    _ = try await cli("push", #"{"id":"c","type":"alert","alertId":"x9","priority":"high"}"#)
+    let list = try await cli("list").output
     #expect(list.contains("highlighted: alert x9, contact c1, ping p1"))
     #expect(list.contains("!!"))
-    #expect(try cli("open", "contact", "c1").output == "Opened contact c1: marked 2 notifications read.\n")
-    #expect(try cli("list").output.hasSuffix("1 unread\nhighlighted: alert x9\n"))
-    let planet = try cli("open", "planet", "x")
+    #expect(try await cli("open", "contact", "c1").output == "Opened contact c1: marked 2 notifications read.\n")
+    #expect(try await cli("list").output.hasSuffix("1 unread\nhighlighted: alert x9\n"))
+    let planet = try await cli("open", "planet", "x")
     #expect(planet.status == 2)
     #expect(planet.error.hasPrefix("error: Unknown kind 'planet'. The kinds are contact, alert and ping.\n"))
-    let typo = try cli("open", "contcat", "c1")
+    let typo = try await cli("open", "contcat", "c1")
     #expect(typo.status == 2)
     #expect(typo.error.hasPrefix("error: Unknown kind 'contcat'; did you mean 'contact'?"))
   }
 
-  @Test func openMarksWhatIsAboutAnEntityBeyondTheFirstPageWithoutLoadingEveryPage() throws {
+  @Test func openMarksWhatIsAboutAnEntityBeyondTheFirstPageWithoutLoadingEveryPage() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    #expect(try cli("seed", "--count", "300").status == 0)
-    func unreadAboutC0() throws -> Int {
-      let output = try cli("list", "--all", "--json").output
+    #expect(try await cli("seed", "--count", "300").status == 0)
+    func unreadAboutC0() async throws -> Int {
+      let output = try await cli("list", "--all", "--json").output
       let rows = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
       return rows.count { row in
         let target = row["target"] as? [String: Any]
         return row["isRead"] as? Bool == false && target?["contactId"] as? String == "c0"
       }
     }
-    let before = try unreadAboutC0()
+    let before = try await unreadAboutC0()
     // Six pages of 50: most of them are past the first.
     #expect(before > 25)
-    let opened = try cli("open", "contact", "c0", "--trace")
+    let opened = try await cli("open", "contact", "c0", "--trace")
     #expect(opened.output == "Opened contact c0: marked \(before) notifications read.\n")
     // One page loaded, then the backend named the rest.
     // Each action as the trace names it, its line breaks and indentation left out.
@@ -279,17 +299,17 @@ struct CLITests {
     #expect(actions.count { $0.hasPrefix(".notifications(.pageLoaded(") } == 1)
     #expect(actions.count { $0.hasPrefix(".notifications(.loadMoreRequested") } == 0)
     #expect(actions.count { $0.hasPrefix(".notifications(.targetUnreadLoaded(") } == 1)
-    #expect(try unreadAboutC0() == 0)
-    #expect(try cli("list").output.contains("\(300 - before) unread"))
+    #expect(try await unreadAboutC0() == 0)
+    #expect(try await cli("list").output.contains("\(300 - before) unread"))
   }
 
-  @Test func aLocalNoticeIsRecordedAndListed() throws {
+  @Test func aLocalNoticeIsRecordedAndListed() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let notice = try cli("notice", "Message sent", "to Ada")
+    let notice = try await cli("notice", "Message sent", "to Ada")
     #expect(notice.status == 0)
     #expect(notice.output.hasPrefix("Recorded local-"))
-    let list = try cli("list").output
+    let list = try await cli("list").output
     #expect(list.contains("Message sent  (local)"))
     #expect(list.hasSuffix("0 unread\n"))
   }
@@ -299,62 +319,62 @@ struct CLITests {
   @Test func aLocalNoticeIsKeptByTheFeatureNotWrittenIntoTheInbox() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    #expect(try cli("notice", "Message sent").status == 0)
+    #expect(try await cli("notice", "Message sent").status == 0)
     let page = try await LocalInbox(url: cli.inbox).notificationClient.fetchPage(
       PageRequest(limit: 50))
     #expect(page.items.isEmpty)
-    #expect(try cli("list").output.contains("Message sent  (local)"))
+    #expect(try await cli("list").output.contains("Message sent  (local)"))
   }
 
   /// Titles are cleaned (spaces trimmed, a line break folded) and still recorded; a blank one
   /// is refused. The CLI looked the notice up by its raw title, so these failed.
-  @Test func aNoticeTitleIsCleanedAndABlankOneIsRefused() throws {
+  @Test func aNoticeTitleIsCleanedAndABlankOneIsRefused() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let spaced = try cli("notice", "  spaced title  ")
+    let spaced = try await cli("notice", "  spaced title  ")
     #expect(spaced.status == 0)
     #expect(spaced.output.hasSuffix(": spaced title\n"))
-    let folded = try cli("notice", "two\nlines")
+    let folded = try await cli("notice", "two\nlines")
     #expect(folded.status == 0)
     #expect(!folded.output.contains("\n\n"))
-    let blank = try cli("notice", "   ")
+    let blank = try await cli("notice", "   ")
     #expect(blank.status == 2)
     #expect(blank.error.hasPrefix("error: 'notice' needs a title that is not blank"))
-    #expect(try cli("list").output.hasSuffix("0 unread\n"))
+    #expect(try await cli("list").output.hasSuffix("0 unread\n"))
   }
 
-  @Test func unknownIDsFailOnStandardError() throws {
+  @Test func unknownIDsFailOnStandardError() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "2")
+    _ = try await cli("seed", "--count", "2")
     // Every command on one notification says the same (read and unread once differed).
     for command in ["read", "unread", "delete", "show", "tap"] {
-      let result = try cli(command, "nope")
+      let result = try await cli(command, "nope")
       #expect(result.status == 1, "\(command)")
       #expect(result.error == "error: No notification with id nope.\n", "\(command)")
       #expect(result.output.isEmpty, "\(command)")
     }
   }
 
-  @Test func aMalformedPushPrintsTheParseErrorAndFails() throws {
+  @Test func aMalformedPushPrintsTheParseErrorAndFails() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let result = try cli("push", #"{"type":"ping"}"#)
+    let result = try await cli("push", #"{"type":"ping"}"#)
     #expect(result.status == 1)
     #expect(result.error == "error: Invalid push payload: The push payload has no \"id\".\n")
   }
 
-  @Test func aCorruptInboxIsReportedAndLeftUntouchedUntilRecovered() throws {
+  @Test func aCorruptInboxIsReportedAndLeftUntouchedUntilRecovered() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     try Data("{not json".utf8).write(to: cli.inbox)
-    let result = try cli("list")
+    let result = try await cli("list")
     #expect(result.status == 1)
     #expect(result.error.contains("The inbox file \(cli.inbox.path) is corrupt"))
     #expect(try String(contentsOf: cli.inbox, encoding: .utf8) == "{not json")
     // Recovering before a command says so on standard error: the command's output (JSON here)
     // is only the command's.
-    let recovered = try cli("list", "--recover", "--json")
+    let recovered = try await cli("list", "--recover", "--json")
     #expect(recovered.status == 0)
     #expect(
       recovered.error
@@ -363,119 +383,119 @@ struct CLITests {
     #expect(try String(contentsOf: cli.inbox.appendingPathExtension("corrupt"), encoding: .utf8) == "{not json")
   }
 
-  @Test func listShowsTheFirstPageUnlessAskedForEveryNotification() throws {
+  @Test func listShowsTheFirstPageUnlessAskedForEveryNotification() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    #expect(try cli("seed", "--count", "120").status == 0)
-    func ids(_ arguments: String...) throws -> [String] {
-      let output = try cli(arguments + ["--json"]).output
+    #expect(try await cli("seed", "--count", "120").status == 0)
+    func ids(_ arguments: String...) async throws -> [String] {
+      let output = try await cli(arguments + ["--json"]).output
       let rows = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]]
       return rows?.compactMap { $0["id"] as? String } ?? []
     }
-    let first = try ids("list")
+    let first = try await ids("list")
     #expect(first.count == 50)
-    #expect(try ids("list", "--all").count == 120)
-    #expect(try Array(ids("list", "--all").prefix(50)) == first)
-    #expect(try ids("list", "--unread").count == 120)
-    let table = try cli("list").output
+    #expect(try await ids("list", "--all").count == 120)
+    #expect(try await Array(ids("list", "--all").prefix(50)) == first)
+    #expect(try await ids("list", "--unread").count == 120)
+    let table = try await cli("list").output
     #expect(table.contains("\nThe newest 50 are shown; 'list --all' lists every notification.\n120 unread\n"))
     // A command on one notification finds it beyond the first page.
-    let oldest = try #require(try ids("list", "--all").last)
-    #expect(try cli("read", oldest).output == "Marked \(oldest) read.\n")
-    #expect(try cli("list").output.contains("119 unread"))
-    #expect(try cli("show", oldest, "--json").output.contains("\"id\" : \"\(oldest)\""))
-    #expect(try cli("unread", oldest).output == "Marked \(oldest) unread.\n")
-    #expect(try cli("tap", oldest).status == 0)
-    #expect(try cli("delete", oldest).output == "Deleted \(oldest).\n")
-    #expect(try cli("list", "--all", "--json").output.contains(oldest) == false)
-    #expect(try cli("show", oldest).error == "error: No notification with id \(oldest).\n")
+    let oldest = try #require(try await ids("list", "--all").last)
+    #expect(try await cli("read", oldest).output == "Marked \(oldest) read.\n")
+    #expect(try await cli("list").output.contains("119 unread"))
+    #expect(try await cli("show", oldest, "--json").output.contains("\"id\" : \"\(oldest)\""))
+    #expect(try await cli("unread", oldest).output == "Marked \(oldest) unread.\n")
+    #expect(try await cli("tap", oldest).status == 0)
+    #expect(try await cli("delete", oldest).output == "Deleted \(oldest).\n")
+    #expect(try await cli("list", "--all", "--json").output.contains(oldest) == false)
+    #expect(try await cli("show", oldest).error == "error: No notification with id \(oldest).\n")
   }
 
-  @Test func recoverLeavesAHealthyInboxAndItsNotificationsAlone() throws {
+  @Test func recoverLeavesAHealthyInboxAndItsNotificationsAlone() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    #expect(try cli("seed", "--count", "3").status == 0)
-    let recovered = try cli("--recover")
+    #expect(try await cli("seed", "--count", "3").status == 0)
+    let recovered = try await cli("--recover")
     #expect(recovered.status == 0)
     #expect(recovered.output == "The inbox is healthy: nothing to recover.\n")
-    let listed = try cli("list", "--json")
+    let listed = try await cli("list", "--json")
     #expect(listed.status == 0)
     #expect(listed.output.components(separatedBy: "\"id\"").count - 1 == 3)
   }
 
-  @Test func badArgumentsFailWithUsage() throws {
+  @Test func badArgumentsFailWithUsage() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let unknown = try cli("frobnicate")
+    let unknown = try await cli("frobnicate")
     #expect(unknown.status == 2)
     #expect(unknown.error.hasPrefix("error: Unknown command 'frobnicate'.\nThe commands are demo, list,"))
     #expect(unknown.error.hasSuffix("\nRun 'notifications --help' for usage.\n"))
     #expect(unknown.output.isEmpty)
-    #expect(try cli("read").status == 2)
-    #expect(try cli("list", "--type").status == 2)
-    #expect(try cli("--help").output.contains("USAGE: notifications"))
-    #expect(try cli(useInbox: false).status == 2)
+    #expect(try await cli("read").status == 2)
+    #expect(try await cli("list", "--type").status == 2)
+    #expect(try await cli("--help").output.contains("USAGE: notifications"))
+    #expect(try await cli(useInbox: false).status == 2)
   }
 
-  @Test func unknownCommandsAndOptionsAreRefusedWithWhatIsValidAndTheClosestMatch() throws {
+  @Test func unknownCommandsAndOptionsAreRefusedWithWhatIsValidAndTheClosestMatch() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "3")
-    func refused(_ arguments: String..., saying expected: String...) throws {
-      let result = try cli(arguments)
+    _ = try await cli("seed", "--count", "3")
+    func refused(_ arguments: String..., saying expected: String...) async throws {
+      let result = try await cli(arguments)
       #expect(result.status == 2, "\(arguments)")
       #expect(result.output.isEmpty, "\(arguments)")
       for text in expected { #expect(result.error.contains(text), "\(arguments): \(result.error)") }
     }
-    try refused("lsit", saying: "error: Unknown command 'lsit'; did you mean 'list'?\n")
-    try refused(
+    try await refused("lsit", saying: "error: Unknown command 'lsit'; did you mean 'list'?\n")
+    try await refused(
       "list", "--frobnicate",
       saying: "error: Unknown option '--frobnicate' for 'list'.\n",
       "'list' takes --all, --type, --unread, --json, --inbox,",
       "Run 'notifications list --help' for usage.")
-    try refused("list", "--unred", saying: "Unknown option '--unred' for 'list'; did you mean '--unread'?")
-    try refused("seed", "--json", saying: "Unknown option '--json' for 'seed'")
-    try refused("list", "-x", saying: "Unknown option '-x' for 'list'")
-    try refused(
+    try await refused("list", "--unred", saying: "Unknown option '--unred' for 'list'; did you mean '--unread'?")
+    try await refused("seed", "--json", saying: "Unknown option '--json' for 'seed'")
+    try await refused("list", "-x", saying: "Unknown option '-x' for 'list'")
+    try await refused(
       "list", "--type", "bogus",
       saying: "error: Unknown type 'bogus'.\nThe types are alert, ping, role, added, removed, check_in, system.\n")
-    try refused("list", "--type", "Ping", saying: "Unknown type 'Ping'; did you mean 'ping'?")
-    try refused("list", "--type", "--json", saying: "--type needs a value (alert, ping,")
-    try refused("list", "--json=yes", saying: "--json takes no value")
-    try refused("list", "extra", saying: "'list' takes no arguments, but was given 1")
-    try refused("show", "a", "b", saying: "'show' takes one notification id, but was given 2 arguments")
-    try refused("watch", "--max-events", "abc", saying: "--max-events takes a whole number from 1, not 'abc'")
-    try refused("watch", "--max-events", "0", saying: "--max-events takes a whole number from 1, not '0'")
-    try refused("seed", "--count", "0", saying: "--count takes 1 to 10000, not '0'")
-    try refused("seed", "--count", "many", saying: "--count takes 1 to 10000, not 'many'")
-    try refused("list", "--token", "t", saying: "--token goes with --server URL")
-    try refused("list", "--server", "ftp://x", saying: "--server needs an http(s) URL")
-    try refused("help", "nope", saying: "Unknown command 'nope'")
+    try await refused("list", "--type", "Ping", saying: "Unknown type 'Ping'; did you mean 'ping'?")
+    try await refused("list", "--type", "--json", saying: "--type needs a value (alert, ping,")
+    try await refused("list", "--json=yes", saying: "--json takes no value")
+    try await refused("list", "extra", saying: "'list' takes no arguments, but was given 1")
+    try await refused("show", "a", "b", saying: "'show' takes one notification id, but was given 2 arguments")
+    try await refused("watch", "--max-events", "abc", saying: "--max-events takes a whole number from 1, not 'abc'")
+    try await refused("watch", "--max-events", "0", saying: "--max-events takes a whole number from 1, not '0'")
+    try await refused("seed", "--count", "0", saying: "--count takes 1 to 10000, not '0'")
+    try await refused("seed", "--count", "many", saying: "--count takes 1 to 10000, not 'many'")
+    try await refused("list", "--token", "t", saying: "--token goes with --server URL")
+    try await refused("list", "--server", "ftp://x", saying: "--server needs an http(s) URL")
+    try await refused("help", "nope", saying: "Unknown command 'nope'")
     // Nothing was changed by a refused command line.
-    #expect(try cli.listed().count == 3)
+    #expect(try await cli.listed().count == 3)
   }
 
-  @Test func everyCommandHasHelp() throws {
+  @Test func everyCommandHasHelp() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     let commands = [
       "demo", "list", "show", "read", "unread", "delete", "clear", "push", "tap", "open", "notice",
       "seed", "watch", "run", "repl", "help",
     ]
-    let overview = try cli("--help")
+    let overview = try await cli("--help")
     #expect(overview.status == 0)
     #expect(overview.output.contains("Exit status: 0 on success, 1 when a command fails, 2 when the command line is wrong."))
     for command in commands {
       #expect(overview.output.contains("\n  \(command)"), "\(command)")
-      for help in [try cli(command, "--help"), try cli(command, "-h"), try cli("help", command)] {
+      for help in [try await cli(command, "--help"), try await cli(command, "-h"), try await cli("help", command)] {
         #expect(help.status == 0, "\(command)")
         #expect(help.output.hasPrefix("USAGE: notifications \(command)"), "\(command): \(help.output)")
         #expect(help.error.isEmpty, "\(command)")
       }
     }
-    #expect(try cli("list", "--help").output.contains("  --type TYPE     only this type: alert, ping,"))
+    #expect(try await cli("list", "--help").output.contains("  --type TYPE     only this type: alert, ping,"))
     // Help wins over anything else on the line.
-    #expect(try cli("list", "--frobnicate", "--help").status == 0)
+    #expect(try await cli("list", "--frobnicate", "--help").status == 0)
   }
 
   /// Starts `notifications-server` on a free port with `arguments`; returns it and its URL.
@@ -508,17 +528,17 @@ struct CLITests {
     }
   }
 
-  @Test func theCLIWorksAgainstTheDevelopmentServer() throws {
+  @Test func theCLIWorksAgainstTheDevelopmentServer() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     let serverInbox = cli.folder.appendingPathComponent("server.json").path
-    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    _ = try await cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
     let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
     defer { stop(server) }
-    let list = try cli("list", "--server", url, "--token", "t")
+    let list = try await cli("list", "--server", url, "--token", "t")
     #expect(list.status == 0)
     #expect(list.output.contains("2 unread"))
-    let seed = try cli("seed", "--server", url)
+    let seed = try await cli("seed", "--server", url)
     #expect(seed.status == 2)
     #expect(seed.error.hasPrefix("error: 'seed' works on the local inbox only, not with --server;"))
     // SIGTERM stops the server cleanly.
@@ -527,66 +547,66 @@ struct CLITests {
     #expect(server.terminationReason == .exit)
     #expect(server.terminationStatus == 0)
     // The server's feed was cached beside the local inbox: with the server gone it still lists.
-    let offline = try cli("list", "--server", url, "--token", "t")
+    let offline = try await cli("list", "--server", url, "--token", "t")
     #expect(offline.status == 0, "\(offline.error)")
     #expect(offline.output.contains("2 unread"))
-    #expect(try cli("list").output == "No notifications.\n0 unread\n")
+    #expect(try await cli("list").output == "No notifications.\n0 unread\n")
   }
 
-  @Test func serverErrorsSayWhatToFix() throws {
+  @Test func serverErrorsSayWhatToFix() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     let serverInbox = cli.folder.appendingPathComponent("server.sqlite").path
-    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
-    func fails(_ arguments: String..., saying expected: String) throws {
-      let result = try cli(arguments)
+    _ = try await cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    func fails(_ arguments: String..., saying expected: String) async throws {
+      let result = try await cli(arguments)
       #expect(result.status == 1, "\(arguments)")
       #expect(result.error == "error: \(expected)\n", "\(arguments)")
       #expect(result.output.isEmpty, "\(arguments)")
     }
     // Not "The server had a problem (400)": the request was refused.
     let (refusing, refusingURL) = try startServer(["--inbox", serverInbox, "--fail-next", "1000:400"])
-    try fails("list", "--server", refusingURL, saying: "The server refused the request (400).")
+    try await fails("list", "--server", refusingURL, saying: "The server refused the request (400).")
     stop(refusing)
     let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
     defer { stop(server) }
     // Not "Your session has expired. Sign in again.": there is no session to sign in to.
-    try fails(
+    try await fails(
       "list", "--server", url,
       saying: "The server at \(url) needs a token: pass it with --token.")
-    try fails(
+    try await fails(
       "list", "--server", url, "--token", "wrong",
       saying: "The server at \(url) refused the token: check the --token value.")
     // Not "That notification no longer exists.".
-    try fails(
+    try await fails(
       "list", "--server", url + "/nope", "--token", "t",
       saying: "The server at \(url)/nope does not serve the notifications API (404): check the --server URL.")
-    try fails("read", "nope", "--server", url, "--token", "t", saying: "No notification with id nope.")
-    try fails("unread", "nope", "--server", url, "--token", "t", saying: "No notification with id nope.")
+    try await fails("read", "nope", "--server", url, "--token", "t", saying: "No notification with id nope.")
+    try await fails("unread", "nope", "--server", url, "--token", "t", saying: "No notification with id nope.")
     stop(server)
     // Not "You appear to be offline. Changes will be sent when you reconnect.": nothing is
     // cached for this server in a fresh folder, and list changes nothing.
     let fresh = try CLI()
     defer { fresh.remove() }
-    let down = try fresh("list", "--server", url, "--token", "t")
+    let down = try await fresh("list", "--server", url, "--token", "t")
     #expect(down.status == 1)
     #expect(
       down.error
         == "error: Cannot reach the server at \(url): check that it is running and that the --server URL is right.\n")
   }
 
-  @Test func aChangeTheServerCannotTakeNowIsSavedAndSentByTheNextCommand() throws {
+  @Test func aChangeTheServerCannotTakeNowIsSavedAndSentByTheNextCommand() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     let serverInbox = cli.folder.appendingPathComponent("server.sqlite").path
-    _ = try cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
+    _ = try await cli("seed", "--count", "2", "--inbox", serverInbox, useInbox: false)
     let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
-    let id = try #require(try cli.listed("--server", url, "--token", "t").first?["id"] as? String)
+    let id = try #require(try await cli.listed("--server", url, "--token", "t").first?["id"] as? String)
     stop(server)
     // Not a wait of minutes for the outbox's backoff, ending in "could not be sent": the
     // change is saved for the next command, and a note on stderr says so.
     let started = Date()
-    let offline = try cli("read", id, "--server", url, "--token", "t")
+    let offline = try await cli("read", id, "--server", url, "--token", "t")
     #expect(Date().timeIntervalSince(started) < 10)
     #expect(offline.status == 0)
     #expect(offline.output == "Marked \(id) read.\n")
@@ -598,18 +618,18 @@ struct CLITests {
     let port = try #require(URL(string: url)?.port)
     let (again, _) = try startServer(["--inbox", serverInbox, "--token", "t", "--port", "\(port)"])
     defer { stop(again) }
-    let online = try cli("list", "--server", url, "--token", "t")
+    let online = try await cli("list", "--server", url, "--token", "t")
     #expect(online.status == 0)
     #expect(online.error.isEmpty)
-    let onServer = try cli.listed("--inbox", serverInbox)
+    let onServer = try await cli.listed("--inbox", serverInbox)
     #expect(onServer.first { $0["id"] as? String == id }?["isRead"] as? Bool == true)
   }
 
-  @Test func inboxErrorsSayWhatIsWrongInWords() throws {
+  @Test func inboxErrorsSayWhatIsWrongInWords() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    func error(inbox: URL) throws -> String {
-      let result = try cli("list", "--inbox", inbox.path, useInbox: false)
+    func error(inbox: URL) async throws -> String {
+      let result = try await cli("list", "--inbox", inbox.path, useInbox: false)
       #expect(result.status == 1)
       for leak in ["CodingKeys", "NSCocoaErrorDomain", "..", "SQLite error"] {
         #expect(!result.error.contains(leak), "\(result.error)")
@@ -618,21 +638,21 @@ struct CLITests {
     }
     let missingField = cli.folder.appendingPathComponent("fields.json")
     try Data(#"{"schemaVersion":1,"notifications":[{"id":"x"}]}"#.utf8).write(to: missingField)
-    #expect(try error(inbox: missingField).contains("is corrupt: missing field \"notifications[0]."))
+    #expect(try await error(inbox: missingField).contains("is corrupt: missing field \"notifications[0]."))
     let notJSON = cli.folder.appendingPathComponent("garbage.json")
     try Data("garbage".utf8).write(to: notJSON)
-    #expect(try error(inbox: notJSON).contains("is corrupt: not valid JSON. It was left untouched;"))
+    #expect(try await error(inbox: notJSON).contains("is corrupt: not valid JSON. It was left untouched;"))
     let folder = cli.folder.appendingPathComponent("folder.json")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    #expect(try error(inbox: folder).contains("cannot be read: it is a folder, not a file."))
+    #expect(try await error(inbox: folder).contains("cannot be read: it is a folder, not a file."))
     let file = cli.folder.appendingPathComponent("file")
     try Data().write(to: file)
     #expect(
-      try error(inbox: file.appendingPathComponent("inbox.sqlite"))
+      try await error(inbox: file.appendingPathComponent("inbox.sqlite"))
         .contains("cannot be written: \(file.path) is a file, not a folder."))
   }
 
-  @Test func runPlaysAScriptOneCommandPerLine() throws {
+  @Test func runPlaysAScriptOneCommandPerLine() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     let script = cli.folder.appendingPathComponent("session.txt")
@@ -645,7 +665,7 @@ struct CLITests {
       list
       """.utf8
     ).write(to: script)
-    let result = try cli("run", script.path)
+    let result = try await cli("run", script.path)
     #expect(result.status == 0)
     #expect(result.error.isEmpty)
     #expect(result.output.contains("Added 1 notification."))
@@ -654,15 +674,15 @@ struct CLITests {
     #expect(result.output.contains("0 unread"))
     let failing = cli.folder.appendingPathComponent("bad.txt")
     try Data("read nope\nlist\n".utf8).write(to: failing)
-    let bad = try cli("run", failing.path)
+    let bad = try await cli("run", failing.path)
     #expect(bad.status == 1)
     #expect(bad.error == "error: line 1: No notification with id nope.\n")
-    let missing = try cli("run", cli.folder.appendingPathComponent("none.txt").path)
+    let missing = try await cli("run", cli.folder.appendingPathComponent("none.txt").path)
     #expect(missing.status == 1)
     #expect(missing.error.hasSuffix("none.txt: there is no such file.\n"))
   }
 
-  @Test func runKeepsJSONAndQuotedWordsReadsCRLFAndNamesTheFailingLine() throws {
+  @Test func runKeepsJSONAndQuotedWordsReadsCRLFAndNamesTheFailingLine() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     let script = cli.folder.appendingPathComponent("crlf.txt")
@@ -676,14 +696,14 @@ struct CLITests {
       "list",
     ]
     try Data(lines.joined(separator: "\r\n").utf8).write(to: script)
-    let result = try cli("run", script.path)
+    let result = try await cli("run", script.path)
     #expect(result.status == 1)
     #expect(result.output.hasPrefix("Delivered p1: Hi there\nDelivered p2: Fire\nMarked p1 read.\nHi there\n"))
     #expect(!result.output.contains("\r"))
     #expect(result.error == "error: line 6: No notification with id nope.\n")
   }
 
-  @Test func aScriptLineCannotChangeTheSession() throws {
+  @Test func aScriptLineCannotChangeTheSession() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     let other = cli.folder.appendingPathComponent("other.sqlite").path
@@ -696,19 +716,19 @@ struct CLITests {
     ] {
       let script = cli.folder.appendingPathComponent("script.txt")
       try Data("list\n\(line)\nseed\n".utf8).write(to: script)
-      let result = try cli("run", script.path)
+      let result = try await cli("run", script.path)
       #expect(result.status == 2, "\(line)")
       #expect(result.error.hasPrefix(expected), "\(line): \(result.error)")
     }
     #expect(!FileManager.default.fileExists(atPath: other))
-    #expect(try cli.listed().isEmpty)
+    #expect(try await cli.listed().isEmpty)
   }
 
-  @Test func replRunsTypedCommands() throws {
+  @Test func replRunsTypedCommands() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "1")
-    let result = try cli(
+    _ = try await cli("seed", "--count", "1")
+    let result = try await cli(
       "repl", input: "list\nfrobnicate\nshow nope\n\nlist\nhelp\nquit\nlist\n")
     #expect(result.status == 0)
     // Piped input gets no prompt.
@@ -719,33 +739,33 @@ struct CLITests {
     #expect(result.output.components(separatedBy: "1 unread").count - 1 == 2)
     #expect(result.output.contains("  exit, quit              leave (so does Ctrl-D)"))
     // 'exit' leaves too.
-    let exited = try cli("repl", input: "exit\nlist\n")
+    let exited = try await cli("repl", input: "exit\nlist\n")
     #expect(exited.status == 0)
     #expect(exited.output.isEmpty)
     #expect(exited.error.isEmpty)
   }
 
-  @Test func watchPrintsChangesAnotherProcessMakes() throws {
+  @Test func watchPrintsChangesAnotherProcessMakes() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "1")
+    _ = try await cli("seed", "--count", "1")
     let process = cli.process(["watch", "--max-events", "1", "--inbox", cli.inbox.path])
     let live = LiveOutput(process)
     try process.run()
-    #expect(live.wait(for: "Watching 1 notification (Ctrl-C to stop)", inError: true))
+    #expect(await live.wait(for: "Watching 1 notification (Ctrl-C to stop)", inError: true))
     // Give the watcher a moment to start polling, then change the inbox.
-    Thread.sleep(forTimeInterval: 0.5)
+    try await Task.sleep(for: .milliseconds(500))
     try cli.insert("Fire")
-    process.waitUntilExit()
+    await exited(process)
     #expect(process.terminationStatus == 0)
-    #expect(live.wait(for: "Fire"))
+    #expect(await live.wait(for: "Fire"))
     #expect(live.output.hasPrefix("new:"))
   }
 
-  @Test func watchPrintsEachChangeIntoAPipeAsItHappens() throws {
+  @Test func watchPrintsEachChangeIntoAPipeAsItHappens() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "1")
+    _ = try await cli("seed", "--count", "1")
     // No --max-events: the watcher runs until stopped, so whatever is read came through the
     // pipe while it ran (block-buffered output would arrive only at exit).
     let process = cli.process(["watch", "--inbox", cli.inbox.path])
@@ -757,15 +777,15 @@ struct CLITests {
         process.waitUntilExit()
       }
     }
-    #expect(live.wait(for: "Watching 1 notification", inError: true))
+    #expect(await live.wait(for: "Watching 1 notification", inError: true))
     // What watch says about itself goes to stderr: stdout is only the changes.
     #expect(live.output.isEmpty)
-    Thread.sleep(forTimeInterval: 0.5)
+    try await Task.sleep(for: .milliseconds(500))
     try cli.insert("Fire")
-    #expect(live.wait(for: "Fire\n", timeout: 10))
+    #expect(await live.wait(for: "Fire\n", timeout: 10))
     #expect(process.isRunning)
     try cli.insert("Flood")
-    #expect(live.wait(for: "Flood\n", timeout: 10))
+    #expect(await live.wait(for: "Flood\n", timeout: 10))
     #expect(live.output.split(separator: "\n").allSatisfy { $0.hasPrefix("new:") })
   }
 
@@ -773,35 +793,35 @@ struct CLITests {
     let cli = try CLI()
     defer { cli.remove() }
     let push = #"{"id":"p1","type":"alert","alertId":"a1","title":"Fire","body":"Now"}"#
-    #expect(try cli("push", push).output == "Delivered p1: Fire\n")
+    #expect(try await cli("push", push).output == "Delivered p1: Fire\n")
     // The shell only sent the action: the inbox's feed does not list the push.
     let page = try await LocalInbox(url: cli.inbox).notificationClient.fetchPage(PageRequest(limit: 50))
     #expect(page.items == [])
     // Each command is a relaunch: the next one still lists it, and reads it.
-    let list = try cli("list").output
+    let list = try await cli("list").output
     #expect(list.contains("p1  Fire"))
     #expect(list.hasSuffix("1 unread\nhighlighted: alert a1\n"))
-    #expect(try cli("read", "p1").output == "Marked p1 read.\n")
-    #expect(try cli("list").output.hasSuffix("0 unread\n"))
-    #expect(try cli("unread", "p1").output == "Marked p1 unread.\n")
-    #expect(try cli("list").output.hasSuffix("1 unread\nhighlighted: alert a1\n"))
-    #expect(try cli("delete", "p1").output == "Deleted p1.\n")
-    #expect(try cli("list").output == "No notifications.\n0 unread\n")
+    #expect(try await cli("read", "p1").output == "Marked p1 read.\n")
+    #expect(try await cli("list").output.hasSuffix("0 unread\n"))
+    #expect(try await cli("unread", "p1").output == "Marked p1 unread.\n")
+    #expect(try await cli("list").output.hasSuffix("1 unread\nhighlighted: alert a1\n"))
+    #expect(try await cli("delete", "p1").output == "Deleted p1.\n")
+    #expect(try await cli("list").output == "No notifications.\n0 unread\n")
     // A late duplicate delivery does not bring it back.
-    let duplicate = try cli("push", push)
+    let duplicate = try await cli("push", push)
     #expect(duplicate.status == 1)
     #expect(duplicate.error == "error: The push was not delivered.\n")
-    #expect(try cli("list").output == "No notifications.\n0 unread\n")
+    #expect(try await cli("list").output == "No notifications.\n0 unread\n")
   }
 
-  @Test func tracePrintsEachActionWithTheStateChangeItCaused() throws {
+  @Test func tracePrintsEachActionWithTheStateChangeItCaused() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "1")
-    let ids = try JSONSerialization.jsonObject(with: Data(try cli("list", "--json").output.utf8))
+    _ = try await cli("seed", "--count", "1")
+    let ids = try JSONSerialization.jsonObject(with: Data(try await cli("list", "--json").output.utf8))
       as? [[String: Any]] ?? []
     let id = ids.first?["id"] as? String ?? ""
-    let traced = try cli("read", id, "--trace")
+    let traced = try await cli("read", id, "--trace")
     #expect(traced.status == 0)
     // The trace is a diagnostic: on standard error, leaving the command's output alone.
     #expect(traced.error.contains("received action:\n  .notifications(.markAsRead(\"\(id)\"))"))
@@ -809,24 +829,26 @@ struct CLITests {
     #expect(traced.output == "Marked \(id) read.\n")
   }
 
-  @Test func jsonStaysValidWhateverElseIsAsked() throws {
+  @Test func jsonStaysValidWhateverElseIsAsked() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let empty = try cli("list", "--json")
+    let empty = try await cli("list", "--json")
     #expect(empty.output == "[]\n")
-    _ = try cli("seed", "--count", "2")
-    let traced = try cli("list", "--json", "--trace")
+    _ = try await cli("seed", "--count", "2")
+    let traced = try await cli("list", "--json", "--trace")
     #expect(traced.status == 0)
     #expect(traced.error.contains("received action:"))
     let rows = try JSONSerialization.jsonObject(with: Data(traced.output.utf8)) as? [[String: Any]]
     #expect(rows?.count == 2)
     let id = try #require(rows?.first?["id"] as? String)
-    let shown = try cli("show", id, "--json", "--trace")
+    let shown = try await cli("show", id, "--json", "--trace")
     #expect(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) is [String: Any])
   }
 
   /// Runs the CLI with its standard output on a pseudo-terminal; returns what it printed.
-  func onTerminal(_ cli: CLI, _ arguments: [String], environment: [String: String]) throws -> String {
+  func onTerminal(_ cli: CLI, _ arguments: [String], environment: [String: String]) async throws
+    -> String
+  {
     let primary = Terminal.open(O_RDWR | O_NOCTTY)
     #expect(primary >= 0 && Terminal.grant(primary) == 0 && Terminal.unlock(primary) == 0)
     defer { close(primary) }
@@ -837,7 +859,7 @@ struct CLITests {
     process.standardOutput = FileHandle(fileDescriptor: secondary, closeOnDealloc: false)
     process.standardError = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    await exited(process)
     close(secondary)
     // The child has exited: what it wrote waits in the terminal; reading past it fails.
     var output = Data()
@@ -851,47 +873,47 @@ struct CLITests {
     return String(decoding: output, as: UTF8.self)
   }
 
-  @Test func colourOnATerminalUnlessNoColorHasAValue() throws {
+  @Test func colourOnATerminalUnlessNoColorHasAValue() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    _ = try cli("seed", "--count", "1")
+    _ = try await cli("seed", "--count", "1")
     let escape = "\u{1B}["
     // An empty NO_COLOR does not count (no-color.org): colour stays on.
-    #expect(try onTerminal(cli, ["list"], environment: ["NO_COLOR": "", "TERM": "xterm"]).contains(escape))
-    #expect(!(try onTerminal(cli, ["list"], environment: ["NO_COLOR": "1", "TERM": "xterm"]).contains(escape)))
-    #expect(!(try onTerminal(cli, ["list"], environment: ["NO_COLOR": "", "TERM": "dumb"]).contains(escape)))
+    #expect(try await onTerminal(cli, ["list"], environment: ["NO_COLOR": "", "TERM": "xterm"]).contains(escape))
+    #expect(!(try await onTerminal(cli, ["list"], environment: ["NO_COLOR": "1", "TERM": "xterm"]).contains(escape)))
+    #expect(!(try await onTerminal(cli, ["list"], environment: ["NO_COLOR": "", "TERM": "dumb"]).contains(escape)))
     // Never into a pipe.
     let piped = cli.process(["list", "--inbox", cli.inbox.path], environment: ["NO_COLOR": "", "TERM": "xterm"])
     let live = LiveOutput(piped)
     try piped.run()
-    piped.waitUntilExit()
-    #expect(live.wait(for: "1 unread"))
+    await exited(piped)
+    #expect(await live.wait(for: "1 unread"))
     #expect(!live.output.contains(escape))
   }
 
-  @Test func seedingTwiceAddsToTheInbox() throws {
+  @Test func seedingTwiceAddsToTheInbox() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     // Within one second: the ids of the first seed were once made from the time in seconds.
-    #expect(try cli("seed", "--count", "3").output == "Added 3 notifications.\n")
-    #expect(try cli("seed", "--count", "3").output == "Added 3 notifications.\n")
-    #expect(try cli.listed().count == 6)
-    #expect(try cli("seed", "--count", "1").output == "Added 1 notification.\n")
+    #expect(try await cli("seed", "--count", "3").output == "Added 3 notifications.\n")
+    #expect(try await cli("seed", "--count", "3").output == "Added 3 notifications.\n")
+    #expect(try await cli.listed().count == 6)
+    #expect(try await cli("seed", "--count", "1").output == "Added 1 notification.\n")
   }
 
-  @Test func listAndShowStayTidy() throws {
+  @Test func listAndShowStayTidy() async throws {
     let cli = try CLI()
     defer { cli.remove() }
     // At most 8 highlighted entities, then how many more.
-    _ = try cli("seed", "--count", "60")
-    let lines = try cli("list").output.split(separator: "\n")
+    _ = try await cli("seed", "--count", "60")
+    let lines = try await cli("list").output.split(separator: "\n")
     let highlighted = try #require(lines.last)
     #expect(highlighted.hasPrefix("highlighted: "))
     #expect(highlighted.components(separatedBy: ", ").count == 8)
     #expect(highlighted.range(of: #" and \d+ more$"#, options: .regularExpression) != nil)
     // A notification without a message shows no empty line for it.
-    _ = try cli("push", #"{"id":"q","type":"system","title":"Hi"}"#)
-    #expect(try cli("show", "q").output.hasPrefix("Hi\n\nid:        q\n"))
+    _ = try await cli("push", #"{"id":"q","type":"system","title":"Hi"}"#)
+    #expect(try await cli("show", "q").output.hasPrefix("Hi\n\nid:        q\n"))
   }
 
   /// The demo's sections, in order.
@@ -901,10 +923,10 @@ struct CLITests {
     "The network is down", "Relaunch: a new session on the same inbox",
   ]
 
-  @Test func theDemoTellsAShortStoryUnderHeaders() throws {
+  @Test func theDemoTellsAShortStoryUnderHeaders() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let result = try cli("demo", useInbox: false)
+    let result = try await cli("demo", useInbox: false)
     #expect(result.status == 0)
     #expect(result.error == "")
     let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -945,11 +967,11 @@ struct CLITests {
       "push-1 is listed and read (the inbox never had it; the app kept it).\n"))
   }
 
-  @Test func theDemoTracesOnStderrAndTellsTheSameStory() throws {
+  @Test func theDemoTracesOnStderrAndTellsTheSameStory() async throws {
     let cli = try CLI()
     defer { cli.remove() }
-    let story = try cli("demo", useInbox: false)
-    let traced = try cli("demo", "--trace", useInbox: false)
+    let story = try await cli("demo", useInbox: false)
+    let traced = try await cli("demo", "--trace", useInbox: false)
     #expect(traced.status == 0)
     // The sample notifications' ids differ from run to run.
     func sameIDs(_ text: String) -> String {
@@ -960,7 +982,7 @@ struct CLITests {
     #expect(traced.error.contains("  .notifications(.pushReceived("))
     #expect(traced.error.contains("+     isInForeground: true"))
     // Its help lists --trace, under one OPTIONS heading.
-    let help = try cli("demo", "--help", useInbox: false).output
+    let help = try await cli("demo", "--help", useInbox: false).output
     #expect(help.hasPrefix("USAGE: notifications demo [--trace]\n"))
     #expect(help.hasSuffix(
       "\n\nOPTIONS\n  --trace         print every action and the state change it caused, on stderr\n"

@@ -9,34 +9,36 @@ struct ServerExecutableTests {
 
   /// Runs the server with `arguments` and returns its exit status and standard error; for
   /// arguments it refuses before listening.
-  func refuse(_ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = ["--port", "0"] + arguments
-    let error = Pipe()
-    process.standardError = error
-    process.standardOutput = Pipe()
-    try process.run()
-    let text = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+  func refuse(_ arguments: [String]) async throws -> (Int32, String) {
+    try await onOwnThread {
+      let process = Process()
+      process.executableURL = Self.executable
+      process.arguments = ["--port", "0"] + arguments
+      let error = Pipe()
+      process.standardError = error
+      process.standardOutput = Pipe()
+      try process.run()
+      let text = error.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+    }
   }
 
-  @Test func outOfRangeLimitsAreRefusedWithUsageStatus() throws {
+  @Test func outOfRangeLimitsAreRefusedWithUsageStatus() async throws {
     let hint = "Run 'notifications-server --help' for usage.\n"
     for value in ["0", "-1", "x", "100000"] {
-      let (status, error) = try refuse(["--heartbeat", value])
+      let (status, error) = try await refuse(["--heartbeat", value])
       #expect(status == 2, "--heartbeat \(value)")
       #expect(error == "error: --heartbeat takes seconds from 0.01 to 86400\n" + hint, "--heartbeat \(value)")
     }
     for value in ["0", "-5", "many", "100001"] {
-      let (status, error) = try refuse(["--max-connections", value])
+      let (status, error) = try await refuse(["--max-connections", value])
       #expect(status == 2, "--max-connections \(value)")
       #expect(error == "error: --max-connections takes 1 to 100000\n" + hint, "--max-connections \(value)")
     }
   }
 
-  @Test func unknownOptionsAndMalformedValuesAreRefused() throws {
+  @Test func unknownOptionsAndMalformedValuesAreRefused() async throws {
     for (arguments, expected) in [
       (["--bogus", "1"], "error: Unknown option '--bogus'.\nThe options are --port, --inbox, --token,"),
       (["--prot", "1"], "error: Unknown option '--prot'; did you mean '--port'?\n"),
@@ -50,30 +52,33 @@ struct ServerExecutableTests {
       (["extra"], "error: Unexpected argument 'extra': every option is --NAME VALUE\n"),
     ] {
       // `refuse` puts `--port 0` first; a later --port replaces it.
-      let (status, error) = try refuse(arguments)
+      let (status, error) = try await refuse(arguments)
       #expect(status == 2, "\(arguments)")
       #expect(error.hasPrefix(expected), "\(arguments): \(error)")
       #expect(error.hasSuffix("Run 'notifications-server --help' for usage.\n"), "\(arguments)")
     }
   }
 
-  @Test func helpListsEveryOption() throws {
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = ["--help"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+  @Test func helpListsEveryOption() async throws {
+    let (status, text) = try await onOwnThread {
+      let process = Process()
+      process.executableURL = Self.executable
+      process.arguments = ["--help"]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return (process.terminationStatus, text)
+    }
+    #expect(status == 0)
     for option in ["--port", "--inbox", "--token", "--latency", "--fail-rate", "--fail-next", "--heartbeat", "--max-connections"] {
       #expect(text.contains("\n  \(option) "), "\(option)")
     }
   }
 
-  @Test func aPortInUseIsNamedInWords() throws {
+  @Test func aPortInUseIsNamedInWords() async throws {
     let first = Process()
     first.executableURL = Self.executable
     first.arguments = ["--port", "0", "--inbox", FileManager.default.temporaryDirectory
@@ -95,7 +100,7 @@ struct ServerExecutableTests {
     let port = try #require(String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap {
       Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
     })
-    let (status, error) = try refuse(["--port", "\(port)"])
+    let (status, error) = try await refuse(["--port", "\(port)"])
     #expect(status == 1)
     #expect(error == "error: Cannot listen on port \(port): it is in use; pick another with --port (0 picks a free one).\n")
   }

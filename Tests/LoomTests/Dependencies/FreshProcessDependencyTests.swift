@@ -24,7 +24,7 @@ struct FreshProcessDependencyTests {
   static let childVariable = "LOOM_FRESH_PROCESS_CHECK"
 
   @Test(.enabled(if: isLinux, "The test executable runs itself only on Linux"))
-  func aStoreWithDefaultDependenciesIgnoresTheCallersOverrideInAFreshProcess() throws {
+  func aStoreWithDefaultDependenciesIgnoresTheCallersOverrideInAFreshProcess() async throws {
     if ProcessInfo.processInfo.environment[Self.childVariable] == "1" {
       let store = Store(initialState: Clock.State()) { Clock() }
       let epoch = Date(timeIntervalSince1970: 0)
@@ -33,6 +33,13 @@ struct FreshProcessDependencyTests {
       #expect(store.state.seen != epoch)
       return
     }
+    // The child's output goes to a file, and its exit is awaited: blocking the main actor (or a
+    // thread of the pool) while it runs would hold up every other test meanwhile.
+    let outputFile = FileManager.default.temporaryDirectory
+      .appendingPathComponent("loom-fresh-process-\(UUID().uuidString).txt")
+    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: outputFile) }
+    let handle = try FileHandle(forWritingTo: outputFile)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     process.arguments = [
@@ -41,13 +48,21 @@ struct FreshProcessDependencyTests {
     var environment = ProcessInfo.processInfo.environment
     environment[Self.childVariable] = "1"
     process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "the child run failed:\n\(text)")
+    process.standardOutput = handle
+    process.standardError = handle
+    let status = try await withCheckedThrowingContinuation {
+      (continuation: CheckedContinuation<Int32, any Error>) in
+      process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+      do {
+        try process.run()
+      } catch {
+        process.terminationHandler = nil
+        continuation.resume(throwing: error)
+      }
+    }
+    try handle.close()
+    let text = try String(contentsOf: outputFile, encoding: .utf8)
+    #expect(status == 0, "the child run failed:\n\(text)")
     #expect(text.contains("aStoreWithDefaultDependenciesIgnoresTheCallersOverrideInAFreshProcess"))
   }
 }
