@@ -79,7 +79,10 @@ extension EventStreamTests {
       var text = connection.read(until: "\r\n\r\n", timeout: .seconds(15))
       text += connection.read(until: "never", timeout: .milliseconds(1_000))
       try? inbox.insert([sample("after")])
-      text += connection.read(until: "event: inserted", timeout: .seconds(15))
+      // The change reaches the stream through tasks of the shared pool, where every test of
+      // the run is queued at its start: under load (two sanitized runs at once) that took more
+      // than 15 s, while the heartbeats, written by the server's own thread, went on.
+      text += connection.read(until: "event: inserted", timeout: .seconds(60))
       return text
     }
     #expect(text.hasPrefix("HTTP/1.1 200"))
