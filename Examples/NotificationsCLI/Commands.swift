@@ -80,7 +80,8 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     return "Deleted \(id)."
 
   case "clear":
-    try await session.load()
+    // Clearing covers the pages not loaded too (the backend deletes up to the oldest listed).
+    try await session.load(.firstPage)
     await session.send(.clearAll)
     try session.failIfError()
     return "Deleted every notification."

@@ -303,6 +303,23 @@ struct CLITests {
     #expect(try await cli("list").output.contains("\(300 - before) unread"))
   }
 
+  @Test func clearDeletesEveryNotificationWithoutLoadingEveryPage() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    #expect(try await cli("seed", "--count", "300").status == 0)
+    let cleared = try await cli("clear", "--trace")
+    #expect(cleared.status == 0)
+    #expect(cleared.output == "Deleted every notification.\n")
+    // The first page, then one clear-all for what it listed and the pages it did not load.
+    let actions = cleared.error.components(separatedBy: "received action:").map {
+      String($0.prefix(80).filter { !$0.isWhitespace })
+    }
+    #expect(actions.count { $0.hasPrefix(".notifications(.pageLoaded(") } == 1)
+    #expect(actions.count { $0.hasPrefix(".notifications(.loadMoreRequested") } == 0)
+    #expect(try await cli("list", "--all").output == "No notifications.\n0 unread\n")
+    #expect(try LocalInbox(url: cli.inbox).count() == 0)
+  }
+
   @Test func aLocalNoticeIsRecordedAndListed() async throws {
     let cli = try CLI()
     defer { cli.remove() }
