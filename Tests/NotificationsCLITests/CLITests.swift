@@ -66,6 +66,11 @@ struct CLI {
     let stdin = Pipe()
     process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
+    // A child that hangs is killed, and says so in its standard error, so that the test fails
+    // naming the command instead of holding up the whole run.
+    let pid = process.processIdentifier
+    let limit = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.timeLimit), execute: limit)
     if let input {
       stdin.fileHandleForWriting.write(Data(input.utf8))
       try stdin.fileHandleForWriting.close()
@@ -77,11 +82,19 @@ struct CLI {
     errorReader.start()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    limit.cancel()
     let errorText = errorData.wait()
+    let killed =
+      process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+      ? "\n(killed after \(Self.timeLimit) s: notifications \(arguments.joined(separator: " ")))" : ""
     return Result(
       status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorText, as: UTF8.self))
+      error: String(decoding: errorText, as: UTF8.self) + killed)
   }
+
+  /// How long a command may run, in seconds: the slowest takes a few under the thread
+  /// sanitizer.
+  static let timeLimit = 120
 
   /// The CLI, not started, with `arguments` as they are and the test's environment.
   func process(_ arguments: [String], environment overrides: [String: String] = [:]) -> Process {
