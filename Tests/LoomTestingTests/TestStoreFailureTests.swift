@@ -144,6 +144,32 @@ struct TestStoreFailureTests {
     await store.send(.stopTimer) { $0.isTimerOn = false }
   }
 
+  /// A `.concatenate` moves on only when its running step ends, so a step waiting on a test
+  /// clock leaves nothing that can make progress.
+  @Test func receiveFailsAtOnceWhenTheStepOfAConcatenateWaitsOnATestClock() async {
+    let log = FailureLog()
+    let clock = TestClock()
+    let store = makeStore(log: log) { $0.continuousClock = clock }
+    await store.send(.startTwoTicks)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0.count = 1 }
+    let started = ContinuousClock.now
+    await store.receive(.tick)
+    #expect(ContinuousClock.now - started < .milliseconds(500))
+    #expect(
+      log.messages == [
+        """
+        Expected to receive .tick, but no effect can make progress: every effect in flight is \
+        waiting on a test clock. Advance the clock before receiving.
+
+        Effects in flight:
+          • an effect of .startTwoTicks at LoomTestingTests/CounterFeature.swift:71 (waiting on a test clock)
+        """
+      ])
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0.count = 2 }
+  }
+
   @Test func receiveTimesOutNamingTheEffectsStillInFlight() async {
     let log = FailureLog()
     let gate = AsyncStream<String>.makeStream()

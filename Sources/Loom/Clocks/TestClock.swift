@@ -30,6 +30,8 @@ public final class TestClock: Clock, Sendable {
     var now = Instant()
     var nextID = 0
     var sleepers: [Int: Sleeper] = [:]
+    /// Sleepers woken (by `advance`) or cancelled whose tasks have not run since.
+    var waking: Set<Int> = []
     /// Counts sleepers registered and removed, so `advance` can tell when woken tasks settled.
     var changes = 0
   }
@@ -79,6 +81,9 @@ public final class TestClock: Clock, Sendable {
       await Task.yield()
       return
     }
+    // Runs on the caller's actor as soon as the task runs again, in the same job as whatever the
+    // task does next up to its next suspension: `advance` waits for it.
+    defer { _ = state.withLock { $0.waking.remove(id) } }
     try await withTaskCancellationHandler {
       _ = isolation
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -95,9 +100,13 @@ public final class TestClock: Clock, Sendable {
         if isCancelled { continuation.resume(throwing: CancellationError()) }
       }
     } onCancel: {
+      // Runs on the thread that cancels the task, which may be off the main actor; the task
+      // itself resumes on its actor, and `advance` waits for it there (`waking`).
       let sleeper = state.withLock { state in
         state.changes += 1
-        return state.sleepers.removeValue(forKey: id)
+        let sleeper = state.sleepers.removeValue(forKey: id)
+        if sleeper != nil { state.waking.insert(id) }
+        return sleeper
       }
       sleeper?.observer?.didResume()
       sleeper?.continuation.resume(throwing: CancellationError())
@@ -107,9 +116,10 @@ public final class TestClock: Clock, Sendable {
   /// Moves time forward by `duration`, waking every sleeper whose deadline is reached, in
   /// deadline order, and letting each run before moving on.
   ///
-  /// Runs on the main actor, where stores run their effects: a woken effect is resumed on the
-  /// main actor ahead of the clock, so it reaches its next suspension (or sends its action)
-  /// before the clock wakes the next sleeper or returns.
+  /// Runs on the main actor, where stores run their effects. After waking a sleeper it waits
+  /// until the sleeper's task has run again: a task on the main actor then has done everything up
+  /// to its next suspension (sent its actions, started the next step of a `.concatenate`, slept
+  /// on this clock again) before the next sleeper is woken or `advance` returns.
   @MainActor
   public func advance(by duration: Duration = .zero) async {
     await advance(to: now.advanced(by: duration))
@@ -121,25 +131,42 @@ public final class TestClock: Clock, Sendable {
   /// re-arms itself fires as many times as fit in the interval.
   @MainActor
   public func advance(to deadline: Instant) async {
-    // Work already queued on the main actor (an effect about to sleep) runs first, so its
-    // sleeper is registered before time moves.
+    // Work already queued on the main actor (an effect about to sleep, one whose sleep was
+    // cancelled) runs first, so its sleeper is registered, or it has ended, before time moves.
+    await waitUntilWokenTasksRan()
     await settle()
     while let next = popNext(notAfter: deadline) {
       next.observer?.didResume()
       next.continuation.resume()
-      // The woken task was enqueued on the main actor ahead of this one: yielding lets it run
-      // up to its next suspension before the next sleeper is woken. An effect of a store says
-      // when it is settled (waiting on a test clock again, or finished); other tasks are given
-      // yields until one passes without them touching the clock. At most 50 yields: this
-      // relies on the main actor running jobs in order, not on time.
-      for _ in 0..<50 {
-        if let observer = next.observer, observer.isSettled { break }
-        let before = state.withLock { $0.changes }
-        await Task.yield()
-        if next.observer == nil, state.withLock({ $0.changes }) == before { break }
+      await waitUntilWokenTasksRan()
+      // A store's effect says when it is settled (waiting on a test double again, or finished):
+      // one that went on to await something else (work off the main actor) is given up to 50
+      // more yields to come back.
+      if let observer = next.observer {
+        var yields = 0
+        while !observer.isSettled, yields < 50 {
+          await Task.yield()
+          yields += 1
+        }
       }
     }
     state.withLock { $0.now = max($0.now, deadline) }
+  }
+
+  /// Yields until the tasks of the sleepers just woken or cancelled have run again.
+  ///
+  /// A yield is not enough: a woken task and a yielding one are not always run in the order they
+  /// were resumed (on Linux under load, a woken effect ran after up to 100 yields), so a clock
+  /// that yielded a fixed number of times woke the next sleeper, or returned, too early. The wait
+  /// ends on the tasks' own signal; the bound only keeps a task that can never run (its actor
+  /// blocked) from hanging the test.
+  @MainActor
+  private func waitUntilWokenTasksRan() async {
+    var yields = 0
+    while !state.withLock({ $0.waking.isEmpty }), yields < 1_000_000 {
+      await Task.yield()
+      yields += 1
+    }
   }
 
   /// Yields on the main actor until a yield passes without any sleeper registered or
@@ -162,6 +189,8 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
+  /// Removes the sleeper with the earliest deadline not after `deadline` (the first registered
+  /// among equal ones) and moves time to its deadline.
   private func popNext(notAfter deadline: Instant) -> Sleeper? {
     state.withLock { state in
       guard
@@ -170,6 +199,7 @@ public final class TestClock: Clock, Sendable {
           .min(by: { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) })
       else { return nil }
       state.sleepers.removeValue(forKey: id)
+      state.waking.insert(id)
       state.now = max(state.now, sleeper.deadline)
       return sleeper
     }

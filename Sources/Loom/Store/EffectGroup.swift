@@ -12,10 +12,21 @@ final class EffectGroup: Sendable {
   /// The group of the `send` this group belongs to: a step of a `.concatenate` gets a group of
   /// its own, whose parent is the group of the action that returned the `.concatenate`.
   let parent: EffectGroup?
+  /// For the group of a step of a `.concatenate`, the runtime's id of the sequence, which starts
+  /// its next step when this group empties; 0 for any other group.
+  @usableFromInline let sequenceID: UInt64
 
   @usableFromInline
-  init(parent: EffectGroup? = nil) {
+  init() {
+    self.parent = nil
+    self.sequenceID = 0
+  }
+
+  /// The group of one step of the sequence `sequenceID`, started for the `send` of `parent`.
+  @usableFromInline
+  init(stepOf sequenceID: UInt64, in parent: EffectGroup) {
     self.parent = parent
+    self.sequenceID = sequenceID
   }
 
   /// The group of the `send` that started this group's effects, directly or through steps.
@@ -30,18 +41,20 @@ final class EffectGroup: Sendable {
     state.withLock { $0.count += 1 }
   }
 
-  /// One effect finished; wakes the waiters when none is left.
-  func leave() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+  /// One effect finished; wakes the waiters when none is left. Returns whether none is left.
+  func leave() -> Bool {
+    let (isEmpty, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
       state.count -= 1
-      guard state.count == 0 else { return [] }
+      guard state.count == 0 else { return (false, []) }
       defer { state.waiters.removeAll() }
-      return state.waiters
+      return (true, state.waiters)
     }
     for waiter in waiters { waiter.resume() }
+    return isEmpty
   }
 
   /// Whether no effect of the group is in flight.
+  @usableFromInline
   var isEmpty: Bool {
     state.withLock { $0.count == 0 }
   }

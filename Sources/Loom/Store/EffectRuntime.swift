@@ -146,12 +146,35 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     let (id, handler) = state.withLock { state -> (UInt64, ActivityHandler?) in
       state.nextID += 1
       let id = state.nextID
-      state.entries[id] = Entry(kind: kind, keys: keys, path: path, group: group, origin: origin)
+      var entry = Entry(kind: kind, keys: keys, path: path, group: group, origin: origin)
+      // An effect started by a step of a sequence cancelled meanwhile (from another thread) is
+      // cancelled too: the cancel reached the step's effects registered before it, not this one.
+      if group.sequenceID != 0, state.entries[group.sequenceID]?.isCancelled ?? false {
+        entry.isCancelled = true
+      }
+      if kind == .sequence { state.sequenceCount += 1 }
+      state.entries[id] = entry
       for key in keys { state.idsByKey[key, default: []].append(id) }
       return (id, state.activityHandler)
     }
     handler?.handle()
     return id
+  }
+
+  /// Makes `step` the running step of the sequence `id`, so cancelling the sequence cancels the
+  /// step's effects.
+  @usableFromInline
+  func setStep(_ step: EffectGroup, ofSequence id: UInt64) {
+    state.withLock { state in
+      guard let index = state.entries.index(forKey: id) else { return }
+      state.entries.values[index].step = step
+    }
+  }
+
+  /// Whether the effect `id` was cancelled (or has finished).
+  @usableFromInline
+  func isCancelled(_ id: UInt64) -> Bool {
+    state.withLock { $0.entries[id]?.isCancelled ?? true }
   }
 
   /// Gives a registered effect its task; cancels the task at once if the effect was cancelled
@@ -167,18 +190,22 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     if isCancelled { task.cancel() }
   }
 
-  /// Removes a finished effect from the bookkeeping.
+  /// Removes a finished effect from the bookkeeping. Returns its group if no effect of the group
+  /// is left in flight.
   @usableFromInline
-  func complete(_ id: UInt64) {
+  @discardableResult
+  func complete(_ id: UInt64) -> EffectGroup? {
     let (entry, handler) = state.withLock { state -> (Entry?, ActivityHandler?) in
       guard let entry = state.entries.removeValue(forKey: id) else {
         return (nil, state.activityHandler)
       }
       state.removeKeys(of: entry, id: id)
+      if entry.kind == .sequence { state.sequenceCount -= 1 }
       return (entry, state.activityHandler)
     }
-    entry?.group.leave()
+    let emptied = entry.flatMap { $0.group.leave() ? $0.group : nil }
     handler?.handle()
+    return emptied
   }
 
   /// Records that an effect's task has begun running.
@@ -206,9 +233,11 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     // One effect per id is the common case: its task is returned without building an array.
     let (ids, task, tasks) = state.withLock {
       state -> ([UInt64], Task<Void, Never>?, [Task<Void, Never>]) in
-      guard let ids = state.idsByKey.removeValue(forKey: key) else { return ([], nil, []) }
-      if ids.count == 1 { return (ids, state.markCancelled(ids[0]), []) }
-      return (ids, nil, ids.compactMap { state.markCancelled($0) })
+      guard var ids = state.idsByKey.removeValue(forKey: key) else { return ([], nil, []) }
+      if ids.count == 1, state.sequenceCount == 0 { return (ids, state.markCancelled(ids[0]), []) }
+      var tasks = ids.compactMap { state.markCancelled($0) }
+      state.cancelSteps(of: &ids, tasks: &tasks)
+      return (ids, nil, tasks)
     }
     task?.cancel()
     for task in tasks { task.cancel() }
@@ -226,8 +255,10 @@ final class EffectRuntime<Action: Sendable>: Sendable {
       }
     }
     let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
-      let ids = state.entries.compactMap { $0.value.path.hasPrefix(path) ? $0.key : nil }
-      return (ids, ids.compactMap { state.markCancelled($0) })
+      var ids = state.entries.compactMap { $0.value.path.hasPrefix(path) ? $0.key : nil }
+      var tasks = ids.compactMap { state.markCancelled($0) }
+      state.cancelSteps(of: &ids, tasks: &tasks)
+      return (ids, tasks)
     }
     for task in tasks { task.cancel() }
     return ids
@@ -237,8 +268,10 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   @usableFromInline
   func cancel(group: EffectGroup) {
     let tasks = state.withLock { state -> [Task<Void, Never>] in
-      let ids = state.entries.compactMap { $0.value.group === group ? $0.key : nil }
-      return ids.compactMap { state.markCancelled($0) }
+      var ids = state.entries.compactMap { $0.value.group === group ? $0.key : nil }
+      var tasks = ids.compactMap { state.markCancelled($0) }
+      state.cancelSteps(of: &ids, tasks: &tasks)
+      return tasks
     }
     for task in tasks { task.cancel() }
   }
@@ -300,11 +333,14 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     state.withLock { $0.entries.count }
   }
 
-  /// Where the in-flight effects came from, oldest first.
+  /// Where the in-flight effects came from, oldest first. A sequence is not listed: it is the
+  /// effects of its running step, which are.
   var inFlight: [InFlightEffect<Action>] {
     state.withLock { state in
       state.entries.sorted { $0.key < $1.key }.compactMap { _, entry in
-        guard let origin = entry.origin as? EffectOrigin<Action> else { return nil }
+        guard entry.kind != .sequence, let origin = entry.origin as? EffectOrigin<Action> else {
+          return nil
+        }
         return InFlightEffect(
           origin: origin, waitingOn: entry.suspensions > 0 ? entry.waitingOn : nil,
           isCancelled: entry.isCancelled, sendID: ObjectIdentifier(entry.group.root))
@@ -313,12 +349,12 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Whether no effect can make progress on its own: every in-flight operation is suspended on
-  /// something only the test moves (a test clock, stream or continuation). Sequencing tasks
-  /// only wait on their steps (and are never counted idle); throttle windows wait on a clock
-  /// and are counted like operations.
+  /// something only the test moves (a test clock, stream or continuation). A sequence has no
+  /// task: it moves on only when its running step's effects finish, so it is left out; throttle
+  /// windows wait on a clock and are counted like operations.
   var isIdle: Bool {
     state.withLock { state in
-      state.entries.values.allSatisfy { $0.suspensions > 0 }
+      state.entries.values.allSatisfy { $0.kind == .sequence || $0.suspensions > 0 }
     }
   }
 
@@ -351,7 +387,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
 enum EffectKind: Sendable {
   /// A `.run` operation.
   case operation
-  /// A task that runs the steps of a `.concatenate` one after the other.
+  /// The steps of a `.concatenate`, run one after the other. It has no task: the store starts
+  /// each step when the previous one's effects have finished.
   case sequence
   /// A throttle window that is open.
   case throttleWindow
@@ -376,8 +413,10 @@ final class ActivityHandler: Sendable {
 struct EffectEntry: Sendable {
   var task: Task<Void, Never>?
   var isCancelled = false
-  /// Whether the effect's task has begun running.
-  var hasStarted = false
+  /// Whether the effect's task has begun running (a sequence, which has no task, has at once).
+  var hasStarted: Bool
+  /// For a sequence, the group of its running step.
+  var step: EffectGroup?
   var suspensions = 0
   /// What the effect last suspended on, while `suspensions` is positive.
   var waitingOn: SuspensionReason?
@@ -387,6 +426,18 @@ struct EffectEntry: Sendable {
   let group: EffectGroup
   /// The effect's `EffectOrigin<Action>`, erased so that the bookkeeping is not generic.
   let origin: any Sendable
+
+  init(
+    kind: EffectKind, keys: [CancelKey], path: ReducerPath, group: EffectGroup,
+    origin: any Sendable
+  ) {
+    self.kind = kind
+    self.keys = keys
+    self.path = path
+    self.group = group
+    self.origin = origin
+    self.hasStarted = kind == .sequence
+  }
 }
 
 /// The bookkeeping of a store's in-flight effects, behind the runtime's lock.
@@ -401,12 +452,33 @@ struct EffectBook: Sendable {
   var activityHandler: ActivityHandler?
   var entries: [UInt64: EffectEntry] = [:]
   var idsByKey: [CancelKey: [UInt64]] = [:]
+  /// The number of sequences in `entries`: while there are none, a cancel has no steps to reach.
+  var sequenceCount = 0
 
   /// Marks an entry cancelled and returns its task to cancel outside the lock.
   mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
     guard let index = entries.index(forKey: id) else { return nil }
     entries.values[index].isCancelled = true
     return entries.values[index].task
+  }
+
+  /// Cancels the effects of the running steps of the sequences among `ids` (just cancelled), and
+  /// of the sequences among those, adding their ids and tasks.
+  mutating func cancelSteps(of ids: inout [UInt64], tasks: inout [Task<Void, Never>]) {
+    guard sequenceCount > 0 else { return }
+    var index = 0
+    while index < ids.count {
+      if let step = entries[ids[index]]?.step {
+        let stepIDs = entries.compactMap { id, entry in
+          entry.group === step && !entry.isCancelled ? id : nil
+        }
+        for id in stepIDs {
+          ids.append(id)
+          if let task = markCancelled(id) { tasks.append(task) }
+        }
+      }
+      index += 1
+    }
   }
 
   mutating func removeKeys(of entry: EffectEntry, id: UInt64) {

@@ -1,5 +1,20 @@
 import Observation
 
+/// Work that waits until every action queued in the batch being processed has been processed.
+///
+/// Not nested in the generic `RootCore`: a nested type is generic too, and every append to an
+/// array of it looked up its metadata at run time.
+@usableFromInline
+enum BatchEnd {
+  /// An effect that ran to completion during the batch (an effect starts in place, so one that
+  /// never suspends finishes before its reducer's batch does). It stays registered until the
+  /// batch ends, so a cancel later in the batch still finds it and drops the actions it queued.
+  case finished(UInt64)
+  /// A concatenation whose running step sent actions that are still queued: whether the step
+  /// has finished can be told once they have been processed (and have started their effects).
+  case advance(UInt64)
+}
+
 /// The core of a root store: owns the state, the reducer, the dependencies, the queue of actions
 /// waiting to be processed and the runtime of in-flight effects.
 ///
@@ -87,17 +102,49 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var tracksProvenance = false
     /// Effects cancelled while actions they sent were waiting in `queue`.
     @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
-    /// Effects that ran to completion while a batch was being processed (an effect starts in
-    /// place, so one that never suspends finishes before its reducer's batch does). They stay
-    /// registered until the batch ends, so a cancel later in the batch still finds them and
-    /// drops the actions they queued.
-    @usableFromInline var finishedWhileSending: [UInt64] = []
+    /// What waits for the end of the batch being processed (see ``BatchEnd``).
+    @usableFromInline var atBatchEnd: [BatchEnd] = []
+    /// The `.concatenate` effects in flight, by their id in the runtime.
+    @usableFromInline var concatenations: [UInt64: Concatenation] = [:]
 
     @usableFromInline
     init(state: State, dependencies: DependencyValues) {
       self.state = state
       self.dependencies = dependencies
       self.usesProcessDefaultDependencies = dependencies.isProcessDefault
+    }
+  }
+
+  /// A `.concatenate` in flight: the steps not started yet and the group of the running one.
+  ///
+  /// It has no task. The store starts the first step when the effect starts and each next step
+  /// when the effects of the running one have all finished (``advanceConcatenation(_:)``), on the
+  /// main actor, in the turn that finished them.
+  @usableFromInline
+  struct Concatenation {
+    @usableFromInline var remaining: ArraySlice<Effect<Action>>
+    /// The group of the running step: its effects, and the effects of the actions they send.
+    @usableFromInline var step: EffectGroup?
+    /// Whether a step is being started. Its effects may finish before `start` returns; the loop
+    /// that started it then moves on, not their completion.
+    @usableFromInline var isStarting = false
+    @usableFromInline let group: EffectGroup
+    @usableFromInline let path: ReducerPath
+    @usableFromInline let keys: [CancelKey]
+    @usableFromInline let dependencies: DependencyValues
+    @usableFromInline let action: Action
+
+    @inlinable
+    init(
+      steps: [Effect<Action>], group: EffectGroup, path: ReducerPath, keys: [CancelKey],
+      dependencies: DependencyValues, action: Action
+    ) {
+      self.remaining = steps[...]
+      self.group = group
+      self.path = path
+      self.keys = keys
+      self.dependencies = dependencies
+      self.action = action
     }
   }
 
@@ -186,7 +233,6 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         processObserved(action, group: &group, origin: origin)
       }
     }
-    if !storage.pointee.finishedWhileSending.isEmpty { completeFinishedEffects() }
     if !storage.pointee.stateObservers.isEmpty { notifyStateObservers() }
     return makeTask(group)
   }
@@ -215,6 +261,26 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   func processAll(_ action: Action, group: inout EffectGroup?, origin: EffectOrigin<Action>?) {
     process(action, group: &group, origin: origin)
     if !storage.pointee.queue.isEmpty { processQueue(group: group) }
+    if !storage.pointee.atBatchEnd.isEmpty { finishBatch(group: group) }
+  }
+
+  /// Completes the effects that finished during the batch and moves on the concatenations
+  /// waiting for its end, processing whatever they queue, until nothing is left.
+  @inlinable
+  @inline(never)
+  func finishBatch(group: EffectGroup?) {
+    var work: [BatchEnd] = []
+    repeat {
+      swap(&work, &storage.pointee.atBatchEnd)
+      for item in work {
+        switch item {
+        case .finished(let id): complete(id)
+        case .advance(let id): advanceConcatenation(id)
+        }
+      }
+      work.removeAll(keepingCapacity: true)
+      if !storage.pointee.queue.isEmpty { processQueue(group: group) }
+    } while !storage.pointee.atBatchEnd.isEmpty
   }
 
   /// Processes the actions queued while processing the batch's first action, in order.
@@ -238,20 +304,21 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   /// Removes an effect that finished from the bookkeeping, or, during a batch, once the batch
   /// has been processed.
-  @usableFromInline
+  @inlinable
   func effectFinished(_ id: UInt64) {
     if storage.pointee.isSending {
-      storage.pointee.finishedWhileSending.append(id)
+      storage.pointee.atBatchEnd.append(.finished(id))
     } else {
-      runtime.complete(id)
+      complete(id)
     }
   }
 
-  @usableFromInline
-  func completeFinishedEffects() {
-    let finished = storage.pointee.finishedWhileSending
-    storage.pointee.finishedWhileSending.removeAll()
-    for id in finished { runtime.complete(id) }
+  /// Removes a finished effect from the bookkeeping; when it was the last effect of a step of a
+  /// concatenation, starts the next step, in this turn.
+  @inlinable
+  func complete(_ id: UInt64) {
+    guard let emptied = runtime.complete(id), emptied.sequenceID != 0 else { return }
+    advanceConcatenation(emptied.sequenceID)
   }
 
   @usableFromInline
@@ -529,34 +596,52 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     dependencies: DependencyValues?,
     startedBy action: Action
   ) {
-    let dependencies = dependencies ?? storage.pointee.dependencies
     let origin = EffectOrigin(action: action, fileID: "", line: 0)
     let id = runtime.register(kind: .sequence, keys: keys, path: path, group: group, origin: origin)
-    let runtime = runtime
-    let startStep: @MainActor @Sendable (Effect<Action>, EffectGroup) -> Bool = {
-      [weak self] effect, step in
-      guard let self, !Task.isCancelled else { return false }
-      self.start(
-        effect, group: step, path: path, keys: keys, dependencies: dependencies,
-        startedBy: action)
-      return true
+    storage.pointee.concatenations[id] = Concatenation(
+      steps: effects, group: group, path: path, keys: keys,
+      dependencies: dependencies ?? storage.pointee.dependencies, action: action)
+    advanceConcatenation(id)
+  }
+
+  /// Starts the next steps of the concatenation `id`, one after the other, until one leaves
+  /// effects in flight; ends the concatenation after its last step, or once it is cancelled.
+  ///
+  /// Runs when the concatenation starts and when the last effect of its running step finishes:
+  /// on the main actor, in the turn that finished it, so the next step starts in that turn. A
+  /// step that sleeps on a test clock has registered its sleeper before the `advance` that woke
+  /// the step before it returns, and a step's `.send` is processed before that turn ends.
+  @inlinable
+  func advanceConcatenation(_ id: UInt64) {
+    guard var concatenation = storage.pointee.concatenations[id], !concatenation.isStarting else {
+      return
     }
-    let task = Task.immediateDetached { @MainActor [weak self] in
-      runtime.markStarted(id)
-      for effect in effects {
-        if Task.isCancelled { break }
-        let step = EffectGroup(parent: group)
-        let started = startStep(effect, step)
-        guard started else { break }
-        await withTaskCancellationHandler {
-          await step.wait()
-        } onCancel: {
-          runtime.cancel(group: step)
+    while true {
+      if let step = concatenation.step {
+        // The last of the step's effects to finish calls back.
+        if !step.isEmpty { break }
+        // Actions the step sent may still be queued: the end of the batch tells.
+        if storage.pointee.isSending, !storage.pointee.queue.isEmpty {
+          storage.pointee.atBatchEnd.append(.advance(id))
+          break
         }
       }
-      if let self { self.effectFinished(id) } else { runtime.complete(id) }
+      guard !runtime.isCancelled(id), let next = concatenation.remaining.popFirst() else {
+        storage.pointee.concatenations[id] = nil
+        complete(id)
+        return
+      }
+      let step = EffectGroup(stepOf: id, in: concatenation.group)
+      runtime.setStep(step, ofSequence: id)
+      concatenation.step = step
+      concatenation.isStarting = true
+      storage.pointee.concatenations[id] = concatenation
+      start(
+        next, group: step, path: concatenation.path, keys: concatenation.keys,
+        dependencies: concatenation.dependencies, startedBy: concatenation.action)
+      concatenation.isStarting = false
     }
-    runtime.attach(task, to: id)
+    storage.pointee.concatenations[id] = concatenation
   }
 
   @inlinable

@@ -20,11 +20,25 @@ public struct StoreTask: Hashable, Sendable {
   /// If the task awaiting `finish()` is cancelled, the effects are cancelled too.
   nonisolated(nonsending) public func finish() async {
     guard let group, !group.isEmpty else { return }
-    let cancelGroup = cancelGroup
+    await Self.wait(for: group, cancel: cancelGroup)
+  }
+
+  /// Waits for `group` on the caller's actor, so the caller resumes there as soon as the last
+  /// effect ends, ahead of work that starts after it.
+  ///
+  /// The operation of `withTaskCancellationHandler` is isolated only when it captures an
+  /// isolated parameter: written directly in `finish()`, it ran on the global executor and the
+  /// caller came back one hop later. The cancellation handler runs on whichever thread cancels
+  /// the caller; all it does is cancel the effects, which then end on the main actor.
+  private static func wait(
+    for group: EffectGroup, cancel: (@Sendable (EffectGroup) -> Void)?,
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
     await withTaskCancellationHandler {
+      _ = isolation
       await group.wait()
     } onCancel: {
-      cancelGroup?(group)
+      cancel?(group)
     }
   }
 

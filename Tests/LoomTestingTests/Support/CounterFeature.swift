@@ -18,7 +18,7 @@ struct Counter: Reducer {
     case tick
     case fireTwice
     case failing
-    case chainStart, chainMiddle, chainEnd, startTimerLater, relay(Int)
+    case chainStart, chainMiddle, chainEnd, startTimerLater, relay(Int), startTwoTicks
   }
   enum CancelID { case timer }
 
@@ -67,6 +67,12 @@ struct Counter: Reducer {
       return .run { send in await send(.startTimer) }
     case .relay(let remaining):
       return remaining == 0 ? .none : .send(.relay(remaining - 1))
+    case .startTwoTicks:
+      let tick = Effect<Action>.run { [clock] send in
+        try await clock.sleep(for: .seconds(1))
+        await send(.tick)
+      }
+      return .concatenate(tick, tick)
     }
   }
 }

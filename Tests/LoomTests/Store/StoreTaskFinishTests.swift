@@ -1,0 +1,87 @@
+import Foundation
+import Loom
+import Testing
+
+/// `nonisolated(nonsending)` reports the isolation it runs with.
+nonisolated(nonsending) private func runningIsolation() async -> String {
+  #isolation.map { "\(type(of: $0))" } ?? "none"
+}
+
+nonisolated(nonsending) private func isolationInsideAHandler() async -> String {
+  await withTaskCancellationHandler {
+    await runningIsolation()
+  } onCancel: {
+  }
+}
+
+private func isolationInsideAHandler(
+  capturing isolation: isolated (any Actor)? = #isolation
+) async -> String {
+  await withTaskCancellationHandler {
+    _ = isolation
+    return await runningIsolation()
+  } onCancel: {
+  }
+}
+
+@MainActor
+struct StoreTaskFinishTests {
+  /// Why `StoreTask.finish()` and `TestClock` wait inside a closure that captures an isolated
+  /// parameter: without it, Swift 6.3 runs the operation of `withTaskCancellationHandler` on the
+  /// global executor, and the caller comes back to its actor one hop after the effects ended.
+  /// If a toolchain changes this, the first expectation tells.
+  @Test func aCancellationHandlersOperationRunsOnTheCallersActorOnlyWhenItCapturesIt() async {
+    #expect(await isolationInsideAHandler() == "none")
+    #expect(await isolationInsideAHandler(capturing: #isolation) == "MainActor")
+  }
+
+  struct Sleeper: Reducer {
+    struct State: Equatable { var woke = false }
+    enum Action: Sendable, Equatable { case start, woke }
+    let clock: TestClock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .run { [clock] send in
+          try await clock.sleep(for: .seconds(1))
+          await send(.woke)
+        }
+      case .woke:
+        state.woke = true
+        return .none
+      }
+    }
+  }
+
+  /// A task cancelled from another thread runs its cancellation handler there; the effect
+  /// itself ends on the main actor. The next `advance` waits for it, so the test sees the
+  /// effect gone, and nothing it would have sent, however loaded the machine.
+  @Test func anEffectCancelledFromAnotherThreadHasEndedWhenTheNextAdvanceReturns() async {
+    let loops = BusyLoops(count: 2)
+    defer { loops.stop() }
+    var inFlight: [Int: Int] = [:]
+    for _ in 0..<200 {
+      let clock = TestClock()
+      let store = Store(initialState: Sleeper.State()) { Sleeper(clock: clock) }
+      let task = store.send(.start)
+      await Thread.detachedAndJoined { task.cancel() }
+      await clock.advance(by: .seconds(1))
+      inFlight[store.inFlightEffectCount, default: 0] += 1
+      #expect(store.state.woke == false)
+    }
+    #expect(inFlight == [0: 200])
+  }
+}
+
+extension Thread {
+  /// Runs `body` on a new thread and waits until it has returned.
+  static func detachedAndJoined(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      Thread {
+        body()
+        continuation.resume()
+      }.start()
+    }
+  }
+}
