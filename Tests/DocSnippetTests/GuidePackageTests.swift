@@ -354,11 +354,11 @@ struct GuidePackage {
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     // The options go right after the subcommand: after `swift run`'s product they would be
     // the program's arguments, and `swift` would build the package in the current folder.
-    process.arguments =
-      ["swift"] + arguments.prefix(1) + [
-        "--package-path", package.path,
-        "--scratch-path", base.appendingPathComponent("scratch").path,
-      ] + arguments.dropFirst()
+    let subcommand: [String] = Array(arguments.prefix(1))
+    let options: [String] = [
+      "--package-path", package.path, "--scratch-path", base.appendingPathComponent("scratch").path,
+    ]
+    process.arguments = ["swift"] + subcommand + options + Array(arguments.dropFirst())
     if let directory { process.currentDirectoryURL = directory }
     process.standardOutput = handle
     process.standardError = handle

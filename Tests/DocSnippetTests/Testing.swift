@@ -86,9 +86,10 @@ struct Launcher: Reducer {
   store.failureReporter = .collecting { failure in failures.withLock { $0.append(failure) } }
   await store.send(.tick) { $0.count = 2 }
 
-  let reported = failures.withLock { $0 }.map(\.message)
+  let reported: [String] = failures.withLock { $0 }.map(\.message)
   let shown = try #require(try Documentation.output(named: "state-mismatch"))
-  #expect(reported == [shown.lines.joined(separator: "\n")], "update the block in \(shown.path)")
+  let expected: String = shown.lines.joined(separator: "\n")
+  #expect(reported == [expected], "update the block in \(shown.path)")
 }
 
 /// Collects the failures: the guide shows their messages, which is what this checks.

@@ -18,8 +18,8 @@ struct CatchUpReplayTests {
   func makeLoadedStore(
     _ client: NotificationClient, clock: TestClock
   ) -> TestStore<NotificationsFeature.State, NotificationsFeature.Action> {
-    var state = NotificationsFeature.State(
-      notifications: Array(PagedFeed.notifications.prefix(50)))
+    let firstPage: [NotificationData] = Array(PagedFeed.notifications.prefix(50))
+    var state = NotificationsFeature.State(notifications: firstPage)
     state.hasLoadedOnce = true
     state.hasMore = true
     state.nextCursor = "50"

@@ -158,9 +158,10 @@ struct UnreadTotalEventTests {
     later[30] = readElsewhere
     let nextPage = NotificationPage(
       items: later, nextCursor: "100", hasMore: true, unreadTotal: 119)
-    let loaded: [NotificationData] =
-      [new] + feed[0..<50].filter { $0.id != "n4" }.map { $0.id == "n3" ? read : $0 }
-      + later + [unreadElsewhere]
+    let firstPage: [NotificationData] = feed[0..<50].filter { $0.id != "n4" }.map {
+      $0.id == "n3" ? read : $0
+    }
+    let loaded: [NotificationData] = [new] + firstPage + later + [unreadElsewhere]
     await store.send(.pageLoaded(nextPage, replacing: false)) {
       $0.nextCursor = "100"
       $0.notifications = NotificationFeed(uniqueElements: loaded)

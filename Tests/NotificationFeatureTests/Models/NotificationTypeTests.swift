@@ -58,7 +58,8 @@ struct NotificationTypeTests {
     #expect(NotificationType.role.displayName == "Role changed")
     #expect(NotificationType.unknown("poll").displayName == "poll")
     #expect(NotificationType.unknown("").displayName == "Notification")
-    #expect(Set(NotificationType.knownCases.map(\.displayName)).count == 7)
+    let names: Set<String> = Set(NotificationType.knownCases.map(\.displayName))
+    #expect(names.count == 7)
   }
 
   @Test func colourRolesHaveStableRawValues() {

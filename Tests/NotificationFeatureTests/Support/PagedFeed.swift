@@ -8,7 +8,7 @@ import NotificationFeature
 /// notifications, 50 on the first page.
 enum PagedFeed {
   /// 130 notifications, newest first: n0…n119 unread, n120…n129 read.
-  static let notifications = (0..<130).map { index in
+  static let notifications: [NotificationData] = (0..<130).map { index in
     Fixtures.notification("n\(index)", minutesAgo: Double(index + 1), isRead: index >= 120)
   }
 

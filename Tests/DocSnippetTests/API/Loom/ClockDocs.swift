@@ -81,8 +81,9 @@ enum ClockDocs {
     } operation: {
       try? await ReminderClockKey.testValue.sleep(for: .seconds(1))
     }
-    #expect(reported.withLock { $0.count } == 1)
-    #expect(reported.withLock { $0.first?.contains("MyFeature.clock") } == true)
+    let messages: [String] = reported.withLock { $0 }
+    #expect(messages.count == 1)
+    #expect(messages.first?.contains("MyFeature.clock") == true)
   }
 }
 

@@ -259,8 +259,9 @@ enum EffectDocs {
       $0.issueReporter = reporter
     }
     feed.send(.rowTapped(id: 7))
-    #expect(log.lines.withLock { $0.count } == 1)
-    #expect(log.lines.withLock { $0.first?.hasSuffix("No row with id 7") } == true)
+    let lines: [String] = log.lines.withLock { $0 }
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasSuffix("No row with id 7") == true)
   }
 }
 
