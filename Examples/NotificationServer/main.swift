@@ -3,8 +3,9 @@
 //   notifications-server [--port N] [--inbox PATH] [--token T] [--latency MS] [--fail-rate R]
 //                        [--fail-next COUNT:STATUS] [--heartbeat SECONDS] [--max-connections N]
 //
-// Exit status: 0 when stopped by SIGINT or SIGTERM, 1 when it cannot listen, 2 when the command
-// line is wrong (an unknown option, a missing or malformed value: the error says which).
+// Exit status: 0 when stopped by SIGINT or SIGTERM, 1 when it cannot open its inbox (corrupt,
+// empty, unreadable) or cannot listen, 2 when the command line is wrong (an unknown option, a
+// missing or malformed value: the error says which).
 //
 // `--heartbeat` is how often an event stream gets a `: heartbeat` comment (15 s by default);
 // `--max-connections` how many connections are open at once before the server answers 503
@@ -33,8 +34,8 @@ let usage =
   + optionHelp.map { name, value in
     "  \("\(name) \(value.0)".padding(toLength: 28, withPad: " ", startingAt: 0))\(value.1)"
   }.joined(separator: "\n")
-  + "\n\nExit status: 0 when stopped by SIGINT or SIGTERM, 1 when it cannot listen, 2 when the"
-  + " command line is wrong."
+  + "\n\nExit status: 0 when stopped by SIGINT or SIGTERM, 1 when it cannot open its inbox or"
+  + " cannot listen, 2 when the command line is wrong."
 
 /// Reports a usage error on standard error and exits with status 2.
 func refuse(_ message: String) -> Never {
@@ -95,7 +96,28 @@ guard let port = Int(options["--port"] ?? "8080"), (0...65_535).contains(port) e
   refuse("--port takes 0 to 65535, not '\(options["--port"] ?? "")'")
 }
 let inboxURL = options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox.defaultURL()
-let api = NotificationAPI(inbox: LocalInbox(url: inboxURL), token: options["--token"])
+let inbox = LocalInbox(url: inboxURL)
+// An inbox that cannot be opened is refused now, not answered 500 to every request.
+do {
+  try inbox.open()
+} catch {
+  let message: String
+  switch error {
+  case .corrupt(let path, let reason):
+    message =
+      "The inbox file \(path) is corrupt: \(reason). It was left untouched; run "
+      + "'notifications --recover --inbox \(path)' to move it aside, then start the server again."
+  case .empty(let path):
+    message =
+      "The inbox file \(path) is empty. It was left untouched; run "
+      + "'notifications --recover --inbox \(path)' to start a fresh inbox, then start the server again."
+  default:
+    message = "\(error)"
+  }
+  FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+  exit(1)
+}
+let api = NotificationAPI(inbox: inbox, token: options["--token"])
 guard let latency = Int(options["--latency"] ?? "0"), (0...600_000).contains(latency) else {
   refuse("--latency takes milliseconds from 0 to 600000, not '\(options["--latency"] ?? "")'")
 }

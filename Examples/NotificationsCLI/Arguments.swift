@@ -78,6 +78,19 @@ struct Arguments {
     guard spec.arguments.contains(positional.count) else {
       throw .usage(spec.argumentProblem(positional.count), command: spec.name)
     }
+    if spec.name == "read", flags.contains("--all"), !positional.isEmpty {
+      throw .usage("'read' takes a notification id or --all, not both", command: spec.name)
+    }
+    // An id is checked here, before anything is opened: an empty one, `.` or `..` would name
+    // every notification on a server.
+    for position in spec.idPositions where position < positional.count {
+      let id = positional[position]
+      do {
+        try NotificationData.checkID(id)
+      } catch {
+        throw .usage("'\(id.prefix(40))' is not an id: \(error)", command: spec.name)
+      }
+    }
   }
 
   /// Where arguments come from.
@@ -252,6 +265,9 @@ struct CommandSpec {
   var details: String?
   /// Whether it takes the global options (every command on an inbox does; `demo` and `help` do not).
   var takesGlobalOptions = true
+  /// The positions of its arguments that are ids (of a notification, or of an entity for
+  /// `open`), checked as ``NotificationData/checkID(_:)`` says.
+  var idPositions: [Int] = []
 
   var allOptions: [Option] {
     takesGlobalOptions ? options + Option.global : options + [Option.help]
@@ -333,13 +349,17 @@ struct CommandSpec {
         """),
     CommandSpec(
       name: "show", synopsis: "ID", summary: "show one notification", options: [Option.json],
-      arguments: 1...1),
+      arguments: 1...1, idPositions: [0]),
     CommandSpec(
       name: "read", synopsis: "ID | --all", summary: "mark one (or every) notification read",
       options: [Option(name: "--all", value: nil, help: "mark every notification read")],
-      arguments: 0...1),
-    CommandSpec(name: "unread", synopsis: "ID", summary: "mark a notification unread", arguments: 1...1),
-    CommandSpec(name: "delete", synopsis: "ID", summary: "delete a notification", arguments: 1...1),
+      arguments: 0...1, idPositions: [0]),
+    CommandSpec(
+      name: "unread", synopsis: "ID", summary: "mark a notification unread", arguments: 1...1,
+      idPositions: [0]),
+    CommandSpec(
+      name: "delete", synopsis: "ID", summary: "delete a notification", arguments: 1...1,
+      idPositions: [0]),
     CommandSpec(name: "clear", synopsis: "", summary: "delete every notification"),
     CommandSpec(
       name: "push", synopsis: "JSON | --file FILE",
@@ -352,10 +372,11 @@ struct CommandSpec {
         """),
     CommandSpec(
       name: "tap", synopsis: "ID", summary: "tap a notification and print where the app navigates",
-      arguments: 1...1),
+      arguments: 1...1, idPositions: [0]),
     CommandSpec(
       name: "open", synopsis: "contact|alert|ping ID",
-      summary: "open an entity's screen: marks everything about it read", arguments: 2...2),
+      summary: "open an entity's screen: marks everything about it read", arguments: 2...2,
+      idPositions: [1]),
     CommandSpec(
       name: "notice", synopsis: "TITLE [MESSAGE]",
       summary: "record a silent local notice (kept on this device only)", arguments: 0...Int.max),

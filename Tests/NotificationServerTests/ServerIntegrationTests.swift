@@ -44,18 +44,22 @@ struct ServerIntegrationTests {
     #expect(
       try await client.fetchPage(PageRequest(limit: 10)).items
         == [sample("n0", secondsAgo: 1), tiedBefore])
-    // The documented query, and its refusals.
-    let response = await server.raw(
-      "DELETE /api/notifications?upTo=2023-11-14T22:13:18.000Z&upToID=n1 HTTP/1.1\r\n"
-        + "Authorization: Bearer secret\r\nConnection: close\r\n\r\n")
+    // The documented body, and its refusals.
+    func clear(_ body: String) async -> String {
+      await server.raw(
+        "POST /api/notifications/clear HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
+          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+    }
+    let response = await clear(#"{"upTo": "2023-11-14T22:13:18.000Z", "upToID": "n1"}"#)
     #expect(response.hasPrefix("HTTP/1.1 204"))
     let newest = [sample("n0", secondsAgo: 1)]
     #expect(try await client.fetchPage(PageRequest(limit: 10)).items == newest)
-    for query in ["upTo=2023-11-14T22:13:18Z", "upToID=n1", "upTo=yesterday&upToID=n1"] {
-      let refused = await server.raw(
-        "DELETE /api/notifications?\(query) HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
-          + "Connection: close\r\n\r\n")
-      #expect(refused.hasPrefix("HTTP/1.1 400"), "\(query)")
+    for body in [
+      #"{"upTo": "2023-11-14T22:13:18Z"}"#, #"{"upToID": "n1"}"#,
+      #"{"upTo": "yesterday", "upToID": "n1"}"#,
+    ] {
+      let refused = await clear(body)
+      #expect(refused.hasPrefix("HTTP/1.1 400"), "\(body)")
     }
     #expect(try await client.fetchPage(PageRequest(limit: 10)).items == newest)
   }

@@ -583,6 +583,36 @@ struct CLITests {
     #expect(try await cli("list").output == "No notifications.\n0 unread\n")
   }
 
+  /// An id that is not one is a usage error before anything is opened: `delete ''` used to
+  /// print "Deleted ." and delete every notification on the server.
+  @Test func anIDThatIsNotOneIsAUsageErrorAndTheServerKeepsEverything() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let serverInbox = cli.folder.appendingPathComponent("server.sqlite").path
+    _ = try await cli("seed", "--count", "5", "--inbox", serverInbox, useInbox: false)
+    let (server, url) = try startServer(["--inbox", serverInbox, "--token", "t"])
+    defer { stop(server) }
+    let refusals: [([String], String)] = [
+      (["delete", ""], "error: '' is not an id: an id is not empty"),
+      (["delete", "."], "error: '.' is not an id: an id is not '.' or '..'"),
+      (["delete", ".."], "error: '..' is not an id: an id is not '.' or '..'"),
+      (["read", ""], "error: '' is not an id: an id is not empty"),
+      (["unread", "a\tb"], "error: 'a\tb' is not an id: an id has no control characters"),
+      (["show", ""], "error: '' is not an id: an id is not empty"),
+      (["tap", "."], "error: '.' is not an id: an id is not '.' or '..'"),
+      (["open", "contact", ""], "error: '' is not an id: an id is not empty"),
+      (["read", "--all", "n1"], "error: 'read' takes a notification id or --all, not both"),
+    ]
+    for (arguments, expected) in refusals {
+      let result = try await cli(arguments + ["--server", url, "--token", "t"])
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.error.hasPrefix(expected + "\n"), "\(arguments): \(result.error)")
+      #expect(result.output.isEmpty, "\(arguments)")
+    }
+    let list = try await cli("list", "--server", url, "--token", "t")
+    #expect(list.output.contains("5 unread"), "\(list.output)")
+  }
+
   @Test func serverErrorsSayWhatToFix() async throws {
     let cli = try CLI()
     defer { cli.remove() }

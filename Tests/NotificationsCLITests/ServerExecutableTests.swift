@@ -104,4 +104,21 @@ struct ServerExecutableTests {
     #expect(status == 1)
     #expect(error == "error: Cannot listen on port \(port): it is in use; pick another with --port (0 picks a free one).\n")
   }
+
+  /// A corrupt inbox is refused at start, with what to run: it used to start, say 200 to
+  /// `/health` and answer 500 to every call, telling the client to run with an option the
+  /// server does not have.
+  @Test func aCorruptInboxIsRefusedAtStart() async throws {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("loom-server-corrupt-\(UUID().uuidString).sqlite")
+    try Data(String(repeating: "not a database ", count: 10).utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let (status, error) = try await refuse(["--inbox", url.path])
+    #expect(status == 1)
+    #expect(error.hasPrefix("error: The inbox file \(url.path) is corrupt: "), "\(error)")
+    #expect(
+      error.hasSuffix(
+        "It was left untouched; run 'notifications --recover --inbox \(url.path)' to move it "
+          + "aside, then start the server again.\n"), "\(error)")
+  }
 }

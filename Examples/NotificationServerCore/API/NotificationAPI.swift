@@ -26,12 +26,20 @@ public final class NotificationAPI: Sendable {
   let token: String?
   let faults = LockedState(Faults())
   let random: LockedState<SeededRandomNumberGenerator>
+  /// Where the server's log lines go: standard error by default.
+  let log: @Sendable (String) -> Void
 
-  public init(inbox: LocalInbox, token: String?, randomSeed: UInt64 = 0) {
+  public init(
+    inbox: LocalInbox, token: String?, randomSeed: UInt64 = 0,
+    log: @escaping @Sendable (String) -> Void = { line in
+      FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+  ) {
     self.inbox = inbox
     self.client = inbox.notificationClient
     self.token = token
     self.random = LockedState(SeededRandomNumberGenerator(seed: randomSeed))
+    self.log = log
   }
 
   /// Changes the injected faults.
@@ -55,7 +63,7 @@ public final class NotificationAPI: Sendable {
       }
       return .text("ok", status: 200)
     }
-    if let token, request.header("authorization") != "Bearer \(token)" {
+    if let token, !Self.authorizes(request.header("authorization"), token: token) {
       return .error(
         401, code: "unauthorized", message: "Missing or wrong bearer token",
         headers: ["WWW-Authenticate": "Bearer"])
@@ -75,18 +83,36 @@ public final class NotificationAPI: Sendable {
       return try await route(request)
     } catch let error as InvalidParameter {
       return .error(400, code: "invalid_parameter", message: error.message)
+    } catch let error as InvalidNotificationID {
+      return .error(400, code: "invalid_id", message: "Not a notification id: \(error)")
     } catch let error as UserFacingError {
       switch error {
       case .notFound: return Self.notFound
       case .invalidData(let reason): return .error(400, code: "invalid_body", message: reason)
-      default: return .error(500, code: "internal_error", message: error.message)
+      default: return internalError(error.message)
       }
     } catch {
-      return .error(500, code: "internal_error", message: "\(error)")
+      return internalError("\(error)")
     }
   }
 
+  /// A 500 whose body says only that the inbox failed: the reason (which names the server's
+  /// files, and what to run on the server) goes to the server's log.
+  func internalError(_ reason: String) -> HTTPResponse {
+    log("error: \(reason)")
+    return .error(500, code: "internal_error", message: "The server's inbox failed; its log says why.")
+  }
+
   static let notFound = HTTPResponse.error(404, code: "not_found", message: "Not found")
+
+  /// Whether an `Authorization` header carries `token`: the scheme `Bearer` in any case (RFC
+  /// 7235 makes schemes case-insensitive), then the token as it is.
+  static func authorizes(_ header: String?, token: String) -> Bool {
+    guard let header else { return false }
+    let parts = header.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
+    return parts[1].trimmingCharacters(in: .whitespaces) == token
+  }
 
   /// A query parameter out of range: a 400 naming it.
   struct InvalidParameter: Error {
@@ -117,23 +143,44 @@ public final class NotificationAPI: Sendable {
     return value
   }
 
-  /// The bound of a clear-all: `upTo` (an ISO-8601 timestamp) and `upToID`, both or neither.
-  static func clearAllBound(in request: HTTPRequest) throws(InvalidParameter) -> FeedPosition? {
-    switch (request.query["upTo"], request.query["upToID"]) {
-    case (nil, nil):
-      return nil
-    case (let text?, let id?):
+  /// What a clear-all deletes, as its body says: `{"upTo": ISO-8601, "upToID": id}` for the
+  /// notifications up to a position in the feed, `{"everything": true}` for all of them.
+  enum ClearAllBound {
+    case upTo(FeedPosition)
+    case everything
+  }
+
+  /// The bound a clear-all's body names; a body that names none, or both, is a 400.
+  func clearAllBound(in request: HTTPRequest) throws -> ClearAllBound {
+    struct Body: Decodable {
+      var upTo: String?
+      var upToID: String?
+      var everything: Bool?
+    }
+    let body = try decode(Body.self, request.body)
+    switch (body.upTo, body.upToID, body.everything ?? false) {
+    case (let text?, let id?, false):
       guard let timestamp = ISO8601.date(from: text) else {
         throw InvalidParameter(message: "upTo must be an ISO-8601 timestamp, not \(text.prefix(40))")
       }
-      return FeedPosition(timestamp: timestamp, id: id)
+      try NotificationData.checkID(id)
+      return .upTo(FeedPosition(timestamp: timestamp, id: id))
+    case (nil, nil, true):
+      return .everything
     default:
-      throw InvalidParameter(message: "upTo and upToID go together")
+      throw InvalidParameter(
+        message: #"a clear-all names what it deletes: {"upTo": ISO-8601, "upToID": id} or {"everything": true}"#)
     }
   }
 
+  /// A notification's id from a path segment, checked (see `InvalidNotificationID`).
+  static func id(_ segment: String) throws(InvalidNotificationID) -> String {
+    try NotificationData.checkID(segment)
+    return segment
+  }
+
   /// The entity `/unread` asks about: exactly one of `contact`, `alert` and `ping`, with an id.
-  static func entity(in request: HTTPRequest) throws(InvalidParameter) -> NotificationsFeature.Entity {
+  static func entity(in request: HTTPRequest) throws -> NotificationsFeature.Entity {
     let given: [NotificationsFeature.Entity] = [
       request.query["contact"].map { .contact($0) }, request.query["alert"].map { .alert($0) },
       request.query["ping"].map { .ping($0) },
@@ -143,23 +190,28 @@ public final class NotificationAPI: Sendable {
     }
     switch entity {
     case .contact(let id), .alert(let id), .ping(let id):
-      guard !id.isEmpty, id.utf8.count <= 200 else {
-        throw InvalidParameter(message: "an entity id has 1 to 200 bytes")
+      do {
+        try NotificationData.checkID(id)
+      } catch {
+        throw InvalidParameter(message: "not an entity id: \(error)")
       }
     }
     return entity
   }
 
   func route(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let parts = request.path.split(separator: "/").map(String.init)
+    let segments = request.segments
     let method = request.method
-    guard parts.count >= 2, parts[0] == "api" else { return Self.notFound }
-    if parts[1] == "devices", parts.count == 3 {
+    // Paths match exactly: an empty segment (a trailing or doubled slash) is no route.
+    guard segments.count >= 2, segments[0] == "api", !segments.contains("") else {
+      return Self.notFound
+    }
+    if segments[1] == "devices", segments.count == 3 {
       return method == "PUT" || method == "DELETE"
         ? .empty() : Self.methodNotAllowed(request)
     }
-    guard parts[1] == "notifications" else { return Self.notFound }
-    let rest = Array(parts.dropFirst(2))
+    guard segments[1] == "notifications" else { return Self.notFound }
+    let rest = Array(segments.dropFirst(2))
     let positions = 0...Self.maximumPosition
     switch (method, rest.count) {
     case ("GET", 0):
@@ -169,11 +221,10 @@ public final class NotificationAPI: Sendable {
       let page = try await client.fetchPage(
         PageRequest(limit: limit, cursor: cursor.map(String.init), offset: offset))
       return .json(page)
-    case ("DELETE", 0):
-      if let bound = try Self.clearAllBound(in: request) {
-        try await client.deleteAllUpTo(bound)
-      } else {
-        try await client.deleteAll()
+    case ("POST", 1) where rest[0] == "clear":
+      switch try clearAllBound(in: request) {
+      case .upTo(let bound): try await client.deleteAllUpTo(bound)
+      case .everything: try await client.deleteAll()
       }
       return .empty()
     case ("GET", 1) where rest[0] == "changes":
@@ -191,18 +242,19 @@ public final class NotificationAPI: Sendable {
     case ("PATCH", 1) where rest[0] == "read-all":
       struct Body: Decodable { var ids: [String]? }
       let body = request.body.isEmpty ? Body(ids: nil) : try decode(Body.self, request.body)
+      for id in body.ids ?? [] { try NotificationData.checkID(id) }
       try await client.markAllAsRead(body.ids)
       return .empty()
     case ("GET", 1):
-      return .json(try await client.fetchNotification(rest[0]))
+      return .json(try await client.fetchNotification(try Self.id(rest[0])))
     case ("DELETE", 1):
-      try await client.delete(rest[0])
+      try await client.delete(try Self.id(rest[0]))
       return .empty()
     case ("PATCH", 2) where rest[1] == "read":
-      try await client.markAsRead(rest[0])
+      try await client.markAsRead(try Self.id(rest[0]))
       return .empty()
     case ("PATCH", 2) where rest[1] == "unread":
-      try await client.markAsUnread(rest[0])
+      try await client.markAsUnread(try Self.id(rest[0]))
       return .empty()
     case (_, 0...2):
       return Self.methodNotAllowed(request)
@@ -267,11 +319,21 @@ public final class NotificationAPI: Sendable {
       event: name, id: event.cursor, data: String(decoding: data ?? Data(), as: UTF8.self))
   }
 
+  /// Decodes a request body, which must be JSON as RFC 8259 writes it: Foundation's decoder
+  /// alone takes a trailing comma, and a key given twice.
   func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+    do {
+      _ = try JSONValue.read(data)
+    } catch {
+      if case .duplicateKey(let path) = error {
+        throw UserFacingError.invalidData(reason: "The request body gives \"\(path)\" twice")
+      }
+      throw UserFacingError.invalidData(reason: "The request body is not valid JSON")
+    }
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch {
-      throw UserFacingError.invalidData(reason: "The request body is not valid JSON")
+      throw UserFacingError.invalidData(reason: "The request body is not the JSON this request takes")
     }
   }
 }

@@ -9,20 +9,32 @@ public struct HTTPRequest: Sendable {
   public var method: String
   /// The path without the query, percent-decoded.
   public var path: String
+  /// The segments of the path between its slashes, each percent-decoded on its own, empty ones
+  /// kept: `/api/notifications/a%2Fb/` is `["api", "notifications", "a/b", ""]`. Routes match
+  /// them exactly, so an id that holds a `/` stays one segment and a trailing slash is not
+  /// another route.
+  public var segments: [String]
   public var query: [String: String]
   /// Header names are lowercased.
   public var headers: [String: String]
   public var body: Data
 
+  /// Creates a request; `segments` defaults to `path` split at its slashes.
   public init(
-    method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-    body: Data = Data()
+    method: String, path: String, segments: [String]? = nil, query: [String: String] = [:],
+    headers: [String: String] = [:], body: Data = Data()
   ) {
     self.method = method
     self.path = path
+    self.segments = segments ?? Self.segments(ofPath: path)
     self.query = query
     self.headers = headers
     self.body = body
+  }
+
+  /// The segments of `path` (after its leading slash), empty ones kept.
+  static func segments(ofPath path: String) -> [String] {
+    path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
   }
 
   /// A header by case-insensitive name.

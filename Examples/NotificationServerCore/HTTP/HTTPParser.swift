@@ -106,8 +106,8 @@ package struct HTTPParser {
     let target = String(requestLine[1])
     let (path, query) = Self.split(target)
     let request = HTTPRequest(
-      method: String(requestLine[0]), path: path, query: query, headers: headers,
-      body: Data(buffer[bodyStart..<(bodyStart + length)]))
+      method: String(requestLine[0]), path: path, segments: Self.segments(of: target),
+      query: query, headers: headers, body: Data(buffer[bodyStart..<(bodyStart + length)]))
     return (request, bodyStart + length)
   }
 
@@ -131,6 +131,15 @@ package struct HTTPParser {
 
   static func isControl(_ character: Character) -> Bool {
     character.unicodeScalars.contains { $0.value < 32 || $0.value == 127 }
+  }
+
+  /// The segments of the target's path, split before they are percent-decoded (so `%2F` stays
+  /// inside its segment), empty ones kept. A segment that does not decode stays as it is.
+  package static func segments(of target: String) -> [String] {
+    let rawPath = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    return rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+      String($0).removingPercentEncoding ?? String($0)
+    }
   }
 
   package static func split(_ target: String) -> (String, [String: String]) {

@@ -33,10 +33,16 @@ public final class HTTPServer: Sendable {
     /// cancelled.
     public var responseTimeout: Duration = .seconds(30)
     /// Connections open at once, event streams included; a connection beyond is answered 503
-    /// with `Retry-After` and closed.
+    /// with `Retry-After` and closed (up to as many again, and at least 1,024, waiting for their
+    /// answer to be read; beyond those, closed unanswered).
     public var maximumConnections = 1_024
-    /// Handlers running at once; a request beyond is answered 503 with `Retry-After`.
+    /// Handlers running at once; a request beyond is answered 503 with `Retry-After`. The
+    /// handshake of an event stream (a request with `Accept: text/event-stream`) does not count:
+    /// streams have a limit of their own.
     public var maximumConcurrentRequests = 64
+    /// Event streams open at once, counted from their handshake; a stream request beyond is
+    /// answered 503 with `Retry-After`.
+    public var maximumStreams = 512
     /// The threads that run handlers and event streams (a task executor the handlers prefer),
     /// apart from the shared concurrency pool so that a busy process does not delay answers.
     /// They start when needed and end when idle.

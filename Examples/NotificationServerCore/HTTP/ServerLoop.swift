@@ -30,6 +30,9 @@ final class ServerLoop {
     var inputEnded = false
     /// Answered 503 because the server was full; not counted against the connection limit.
     var isRejected = false
+    /// The request being handled, or the stream being sent, is an event stream: it counts
+    /// against ``HTTPServer/Configuration/maximumStreams``, not the request limit.
+    var isStream = false
   }
 
   enum Phase {
@@ -59,12 +62,15 @@ final class ServerLoop {
   private var connections: [UInt64: Connection] = [:]
   private var nextID: UInt64 = 0
   private var requestsInFlight = 0
+  private var streamsOpen = 0
   private var rejected = 0
   private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
   private let clock = ContinuousClock()
 
   /// Connections answered 503 and lingering at once; beyond, a connection is closed unanswered.
-  static let maximumRejected = 64
+  /// As many as may be open, and at least 1,024: with a cap of 64, 1,100 idle connections
+  /// against a limit of 1,024 left the last 12 reset, unanswered.
+  var maximumRejected: Int { max(1_024, configuration.maximumConnections) }
   /// Bytes of an event stream waiting for a client that does not read, before it is dropped.
   static let maximumPendingStreamBytes = 1024 * 1024
 
@@ -145,7 +151,7 @@ final class ServerLoop {
       if connections.count - rejected < configuration.maximumConnections {
         connections[id] = Connection(
           descriptor: descriptor, phase: .reading, deadline: clock.now + configuration.readTimeout)
-      } else if rejected < Self.maximumRejected {
+      } else if rejected < maximumRejected {
         rejected += 1
         connections[id] = Connection(descriptor: descriptor, phase: .reading, isRejected: true)
         answerError(
@@ -210,15 +216,29 @@ final class ServerLoop {
   }
 
   private func dispatch(_ id: UInt64, _ request: HTTPRequest) {
-    guard requestsInFlight < configuration.maximumConcurrentRequests else {
-      answerError(
-        id,
-        .error(
-          503, code: "overloaded", message: "Too many requests in progress; retry later",
-          headers: ["Retry-After": String(configuration.retryAfterSeconds)]))
-      return
+    let isStream = request.header("accept")?.lowercased().contains("text/event-stream") ?? false
+    if isStream {
+      guard streamsOpen < configuration.maximumStreams else {
+        answerError(
+          id,
+          .error(
+            503, code: "overloaded", message: "Too many event streams open; retry later",
+            headers: ["Retry-After": String(configuration.retryAfterSeconds)]))
+        return
+      }
+      streamsOpen += 1
+      connections[id]?.isStream = true
+    } else {
+      guard requestsInFlight < configuration.maximumConcurrentRequests else {
+        answerError(
+          id,
+          .error(
+            503, code: "overloaded", message: "Too many requests in progress; retry later",
+            headers: ["Retry-After": String(configuration.retryAfterSeconds)]))
+        return
+      }
+      requestsInFlight += 1
     }
-    requestsInFlight += 1
     let keepAlive = request.header("connection")?.lowercased() != "close"
     connections[id]?.phase = .handling(isHead: request.method == "HEAD", keepAlive: keepAlive)
     connections[id]?.deadline = clock.now + configuration.responseTimeout
@@ -235,8 +255,10 @@ final class ServerLoop {
   private func receive(_ message: LoopMessage) {
     switch message {
     case .respond(let id, let response):
-      guard case .handling(let isHead, let keepAlive) = connections[id]?.phase else { return }
-      requestsInFlight -= 1
+      guard case .handling(let isHead, let keepAlive) = connections[id]?.phase,
+        let connection = connections[id]
+      else { return }
+      if !connection.isStream { requestsInFlight -= 1 }
       connections[id]?.task = nil
       respond(id, response, isHead: isHead, keepAlive: keepAlive)
     case .streamData(let id, let bytes):
@@ -258,6 +280,11 @@ final class ServerLoop {
   private func respond(_ id: UInt64, _ response: HTTPResponse, isHead: Bool, keepAlive: Bool) {
     switch response.body {
     case .data(let data):
+      // A stream request answered without a stream (refused, say) no longer counts as one.
+      if connections[id]?.isStream == true {
+        streamsOpen -= 1
+        connections[id]?.isStream = false
+      }
       connections[id]?.output = Self.head(of: response, length: data.count, keepAlive: keepAlive)
         + (isHead ? [] : Array(data))
       connections[id]?.sent = 0
@@ -364,7 +391,7 @@ final class ServerLoop {
       case .reading:
         answerError(id, .error(408, code: "request_timeout", message: "Request timed out"))
       case .handling:
-        requestsInFlight -= 1
+        if !connection.isStream { requestsInFlight -= 1 }
         answerError(
           id,
           .error(
@@ -378,7 +405,11 @@ final class ServerLoop {
   private func close(_ id: UInt64) {
     guard let connection = connections.removeValue(forKey: id) else { return }
     connection.task?.cancel()
-    if case .handling = connection.phase { requestsInFlight -= 1 }
+    if connection.isStream {
+      streamsOpen -= 1
+    } else if case .handling = connection.phase {
+      requestsInFlight -= 1
+    }
     if connection.isRejected { rejected -= 1 }
     Socket.close(connection.descriptor)
   }

@@ -41,25 +41,32 @@ extension NotificationClient {
           "GET", "api/notifications/changes", query: [URLQueryItem(name: "since", value: cursor)])
         return try api.decode([WireEvent].self, from: data).map(\.event)
       },
-      markAsRead: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/read") },
-      markAsUnread: { id in _ = try await api.send("PATCH", "api/notifications/\(api.escape(id))/unread") },
+      markAsRead: { id in
+        _ = try await api.send("PATCH", "api/notifications/\(try HTTPAPI.segment(id))/read")
+      },
+      markAsUnread: { id in
+        _ = try await api.send("PATCH", "api/notifications/\(try HTTPAPI.segment(id))/unread")
+      },
       markAllAsRead: { ids in
         let body = try JSONEncoder().encode(["ids": ids])
         _ = try await api.send("PATCH", "api/notifications/read-all", body: body)
       },
-      delete: { id in _ = try await api.send("DELETE", "api/notifications/\(api.escape(id))") },
-      deleteAll: { _ = try await api.send("DELETE", "api/notifications") },
+      delete: { id in
+        _ = try await api.send("DELETE", "api/notifications/\(try HTTPAPI.segment(id))")
+      },
+      deleteAll: {
+        let body = try JSONEncoder().encode(["everything": true])
+        _ = try await api.send("POST", "api/notifications/clear", body: body)
+      },
       deleteAllUpTo: { bound in
         guard let timestamp = ISO8601.string(from: bound.timestamp) else {
           throw UserFacingError.invalidData(reason: "a clear-all bound outside the years 0000 to 9999")
         }
-        let query = [
-          URLQueryItem(name: "upTo", value: timestamp), URLQueryItem(name: "upToID", value: bound.id),
-        ]
-        _ = try await api.send("DELETE", "api/notifications", query: query)
+        let body = try JSONEncoder().encode(["upTo": timestamp, "upToID": bound.id])
+        _ = try await api.send("POST", "api/notifications/clear", body: body)
       },
       fetchNotification: { id in
-        let data = try await api.send("GET", "api/notifications/\(api.escape(id))")
+        let data = try await api.send("GET", "api/notifications/\(try HTTPAPI.segment(id))")
         return try api.decode(NotificationData.self, from: data)
       },
       fetchUnread: { entity in
@@ -147,15 +154,37 @@ struct HTTPAPI: Sendable {
   static let queryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(
     CharacterSet(charactersIn: "+&=;"))
 
-  func escape(_ id: String) -> String {
-    id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+  /// What a path segment keeps unencoded: letters, digits, `-`, `_` and `~` (RFC 3986's
+  /// unreserved characters less `.`, so no segment can read as `.` or `..`).
+  static let segmentAllowed = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~")
+
+  /// `id` as exactly one segment of a request's path: checked (an empty id, `.` or `..` would
+  /// name the collection, and the server would act on every notification) and percent-encoded,
+  /// `/` and `.` included.
+  ///
+  /// - Throws: `UserFacingError.invalidData` naming what is wrong with the id.
+  static func segment(_ id: String) throws -> String {
+    do {
+      try NotificationData.checkID(id)
+    } catch {
+      throw UserFacingError.invalidData(reason: "Not a notification id: \(error)")
+    }
+    return id.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? id
   }
 
+  /// A request for `path` (relative to the base URL, its segments encoded already) and `query`.
   func request(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil)
     throws -> URLRequest
   {
-    guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
-    else { throw UserFacingError.invalidData(reason: "bad server address \(baseURL)") }
+    guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
+      throw UserFacingError.invalidData(reason: "bad server address \(baseURL)")
+    }
+    // The segments are joined as they are: appending them as a path component would encode
+    // their `%` again.
+    let base = components.percentEncodedPath.hasSuffix("/")
+      ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+    components.percentEncodedPath = base + "/" + path
     if !query.isEmpty {
       // `queryItems` leaves `+` (and `;`) as they are, and servers read a `+` in a query as a
       // space: each value is encoded here, those included.
@@ -232,6 +261,7 @@ struct HTTPAPI: Sendable {
   func events(since: String?) async throws -> AsyncThrowingStream<NotificationEvent, any Error> {
     var request = try request("GET", "api/notifications/stream")
     request.timeoutInterval = 3_600
+    request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
     if let since { request.setValue(since, forHTTPHeaderField: "Last-Event-ID") }
     let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let reader = EventStreamReader(

@@ -197,6 +197,9 @@ public final class InMemoryNotificationBackend: Sendable {
         throw UserFacingError.notFound
       }
       edit(&notification)
+      // A write that changes nothing is no change: an `.updated` for it told a client that had
+      // not loaded the notification to count it again.
+      guard notification != state.notifications[id: id] else { return }
       state.notifications[id: id] = notification
       Self.record(.updated(notification), in: &state)
     }

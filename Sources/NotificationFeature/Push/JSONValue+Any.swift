@@ -70,13 +70,15 @@ extension JSONValue {
     switch UInt8(bitPattern: number.objCType.pointee) {
     case UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"),
       UInt8(ascii: "q"):
-      return .number(double, exactInteger: number.int64Value)
+      return .number(double, exactInteger: number.int64Value, digits: nil)
     case UInt8(ascii: "C"), UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"),
       UInt8(ascii: "Q"):
       let integer = number.uint64Value
-      return .number(double, exactInteger: integer <= UInt64(Int64.max) ? Int64(integer) : nil)
+      return .number(
+        double, exactInteger: integer <= UInt64(Int64.max) ? Int64(integer) : nil,
+        digits: String(integer))
     default:
-      return .number(double, exactInteger: Int64(exactly: double))
+      return .number(double, exactInteger: Int64(exactly: double), digits: nil)
     }
   }
 

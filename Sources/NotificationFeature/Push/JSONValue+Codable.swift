@@ -16,13 +16,13 @@ extension JSONValue: Codable {
     } else if let bool = try? container.decode(Bool.self) {
       self = .bool(bool)
     } else if let integer = try? container.decode(Int64.self) {
-      self = .number(Double(integer), exactInteger: integer)
+      self = .number(Double(integer), exactInteger: integer, digits: nil)
     } else if let number = try? container.decode(Double.self) {
       guard number.isFinite else {
         throw DecodingError.dataCorruptedError(
           in: container, debugDescription: "A number too large for a Double")
       }
-      self = .number(number, exactInteger: Int64(exactly: number))
+      self = .number(number, exactInteger: Int64(exactly: number), digits: nil)
     } else if let string = try? container.decode(String.self) {
       self = .string(string)
     } else {
@@ -41,15 +41,15 @@ extension JSONValue: Codable {
     switch self {
     case .null: try container.encodeNil()
     case .bool(let bool): try container.encode(bool)
-    case .number(_, let integer?): try container.encode(integer)
-    case .number(let number, nil): try container.encode(number)
+    case .number(_, let integer?, _): try container.encode(integer)
+    case .number(let number, nil, _): try container.encode(number)
     case .string(let string): try container.encode(string)
     case .array(let array): try container.encode(array)
     case .object(let object): try container.encode(object)
     }
   }
 
-  /// Decodes JSON bytes.
+  /// Decodes JSON bytes, strictly (see ``read(_:)``).
   ///
   /// ```swift
   /// let root = try JSONValue.decode(data)
@@ -57,17 +57,20 @@ extension JSONValue: Codable {
   ///
   /// - Throws: ``PushParseError/nestedTooDeep(limit:)`` for bytes that nest deeper than
   ///   ``maximumDepth``, whether or not they are valid JSON (checked first);
-  ///   ``PushParseError/notJSON`` for other bytes that are not JSON (including text that is not
-  ///   UTF-8).
+  ///   ``PushParseError/invalidField(_:reason:)`` for a key an object gives twice (its path);
+  ///   ``PushParseError/notJSON`` for other bytes that are not JSON (a trailing comma, text that
+  ///   is not UTF-8…).
   /// - Complexity: O(*n*) in the size of `data`.
   package static func decode(_ data: Data) throws(PushParseError) -> JSONValue {
     guard !nestsTooDeep(data) else { throw .nestedTooDeep(limit: maximumDepth) }
     do {
-      return try JSONDecoder().decode(JSONValue.self, from: data)
-    } catch let error as PushParseError {
-      throw error
+      return try read(data)
     } catch {
-      throw .notJSON
+      switch error {
+      case .notJSON: throw .notJSON
+      case .nestedTooDeep: throw .nestedTooDeep(limit: maximumDepth)
+      case .duplicateKey(let path): throw .invalidField(path, reason: "it is given more than once")
+      }
     }
   }
 

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let value = try JSONValue.decode(Data(#"{"id":42,"isRead":true}"#.utf8))
-/// value["id"]       // .number(42, exactInteger: 42)
+/// value["id"]       // .number(42, exactInteger: 42, digits: "42")
 /// value["isRead"]   // .bool(true)
 /// ```
 package enum JSONValue: Sendable, Hashable {
@@ -17,8 +17,10 @@ package enum JSONValue: Sendable, Hashable {
   case bool(Bool)
   /// A finite number. `exactInteger` is the number as an `Int64` when it is a whole number
   /// that fits, taken from the original digits, so an id such as `9007199254740993` (beyond a
-  /// `Double`'s 53 bits) keeps every digit; `nil` otherwise.
-  case number(Double, exactInteger: Int64?)
+  /// `Double`'s 53 bits) keeps every digit; `nil` otherwise. `digits` is the literal of a whole
+  /// number read from JSON bytes (`12345678901234567890123`), so ``text`` keeps every digit of
+  /// one too long for an `Int64`; `nil` otherwise.
+  case number(Double, exactInteger: Int64?, digits: String?)
   /// A string.
   case string(String)
   /// An array.
@@ -50,11 +52,12 @@ package enum JSONValue: Sendable, Hashable {
   /// The value as text when it is a string or a number: a string as is, a whole number
   /// without a fraction (`42`), another number in Swift's shortest form (`42.5`); `nil` for
   /// `null`, booleans, arrays and objects.
-  var text: String? {
+  package var text: String? {
     switch self {
     case .string(let text): text
-    case .number(_, let integer?): String(integer)
-    case .number(let number, nil): String(number)
+    case .number(_, let integer?, _): String(integer)
+    case .number(_, nil, let digits?): digits
+    case .number(let number, nil, nil): String(number)
     case .null, .bool, .array, .object: nil
     }
   }

@@ -63,7 +63,7 @@ package struct PushFields {
     switch value(key) {
     case nil, .null?: return nil
     case .bool(let bool)?: return bool
-    case .number(_, let integer?)? where integer == 0 || integer == 1: return integer == 1
+    case .number(_, let integer?, _)? where integer == 0 || integer == 1: return integer == 1
     case .string(let text)?:
       switch text.trimmingCharacters(in: .whitespaces).lowercased() {
       case "true", "1", "yes": return true

@@ -53,9 +53,9 @@ extension PushPayloadParser {
       throw .missingField("id")
     case .string(let text)?:
       raw = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    case .number(_, let integer?)?:
+    case .number(_, let integer?, _)?:
       raw = String(integer)
-    case .number(let number, nil)?:
+    case .number(let number, nil, _)?:
       guard number.rounded() == number else {
         throw .invalidField("id", reason: "a number id must be a whole number")
       }
@@ -69,6 +69,11 @@ extension PushPayloadParser {
     }
     guard raw.utf8.allSatisfy(isIDByte) else {
       throw .invalidField("id", reason: "only letters, digits and _ : . - are allowed")
+    }
+    do {
+      try NotificationData.checkID(raw)
+    } catch {
+      throw .invalidField("id", reason: error.description)
     }
     return raw
   }

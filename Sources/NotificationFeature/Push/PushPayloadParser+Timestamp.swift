@@ -19,7 +19,7 @@ extension PushPayloadParser {
     switch value {
     case nil, .null?:
       return receivedAt
-    case .number(let number, _)?:
+    case .number(let number, _, _)?:
       if number == 0 { return receivedAt }
       date = try dateFromNumber(number)
     case .string(let text)?:

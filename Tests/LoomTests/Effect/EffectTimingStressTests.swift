@@ -32,7 +32,3 @@ struct EffectTimingStressTests {
     #expect(failures.value == [], "\(failures.value.count) failures in \(Self.runs) runs")
   }
 }
-
-/// `LOOM_TIMING_RUNS`, or 0.
-private let timingStressRuns =
-  ProcessInfo.processInfo.environment["LOOM_TIMING_RUNS"].flatMap(Int.init) ?? 0

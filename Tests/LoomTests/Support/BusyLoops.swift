@@ -1,6 +1,11 @@
 import Foundation
 import Synchronization
 
+/// `LOOM_TIMING_RUNS`, or 0: how many times the timing stress tests run each scenario. Tests
+/// spin threads beside them only when it is set, in a run of their own: spinning threads in a
+/// whole `swift test` run (under the thread sanitizer above all) starved every other test.
+let timingStressRuns = ProcessInfo.processInfo.environment["LOOM_TIMING_RUNS"].flatMap(Int.init) ?? 0
+
 /// Threads that spin until stopped, keeping the CPUs busy so a test runs the way it does on a
 /// loaded machine. Plain threads, not tasks: they must not take the threads of Swift's
 /// cooperative pool, which the code under test needs.

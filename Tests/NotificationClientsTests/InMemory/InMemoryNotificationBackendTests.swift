@@ -35,6 +35,22 @@ struct InMemoryNotificationBackendTests {
     }
   }
 
+  /// Marking read what is read (or unread what is unread) records no change: an `.updated` for
+  /// it lowered the count of a client that had not loaded the notification.
+  @Test func aWriteThatChangesNothingRecordsNoChange() async throws {
+    var seed = seed
+    seed[1].isRead = true
+    let backend = InMemoryNotificationBackend(seed: seed)
+    let client = backend.client
+    let before = try await client.fetchPage(PageRequest(limit: 1)).changeCursor
+    try await client.markAsRead("n1")
+    try await client.markAsUnread("n0")
+    #expect(try await client.fetchPage(PageRequest(limit: 1)).changeCursor == before)
+    #expect(try await client.changesSince(before ?? "0") == [])
+    try await client.markAsRead("n0")
+    #expect(try await client.changesSince(before ?? "0").count == 1)
+  }
+
   @Test func everyPageCarriesTheUnreadTotalOfTheWholeFeed() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     let client = backend.client

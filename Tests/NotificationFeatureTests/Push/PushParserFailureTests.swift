@@ -39,6 +39,26 @@ struct PushParserFailureTests {
     #expect(PushSample.error(Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D])) == .notJSON)
   }
 
+  /// JSON as RFC 8259 writes it, nothing more: Foundation's reader took these.
+  @Test func almostJSONIsNotJSON() {
+    for payload in [
+      #"{"id":"a",}"#, #"{"id":"a","tags":[1,]}"#, #"{"id":"a"} // comment"#, #"{'id':'a'}"#,
+      #"{"id":"a","n":01}"#, #"{"id":"a","n":.5}"#, #"{"id":"a","n":NaN}"#, #"{id:"a"}"#,
+    ] {
+      #expect(PushSample.error(payload) == .notJSON, "\(payload)")
+    }
+  }
+
+  /// A key given twice used to keep the first value, silently.
+  @Test func aKeyGivenTwiceIsInvalid() {
+    #expect(
+      PushSample.error(#"{"id":"a","title":"One","title":"Two"}"#)
+        == .invalidField("title", reason: "it is given more than once"))
+    #expect(
+      PushSample.error(#"{"id":"a","aps":{"alert":{"title":"One","title":"Two"}}}"#)
+        == .invalidField("aps.alert.title", reason: "it is given more than once"))
+  }
+
   @Test func jsonThatIsNotAnObjectIsNotAnObject() {
     #expect(PushSample.error("[1,2]") == .notAnObject)
     #expect(PushSample.error(#""id""#) == .notAnObject)
@@ -77,6 +97,17 @@ struct PushParserFailureTests {
     for id in ["a b", "a/b", "a\\u0000b", "café", "a+b", "👍"] {
       #expect(PushSample.error(#"{"id":"\#(id)"}"#) == .invalidField("id", reason: reason), "\(id)")
     }
+  }
+
+  /// `.` and `..` are in the character set, but a URL resolves them away: an id like that would
+  /// name every notification on a server.
+  @Test func aDotSegmentIsNotAnID() {
+    for id in [".", ".."] {
+      #expect(
+        PushSample.error(#"{"id":"\#(id)"}"#)
+          == .invalidField("id", reason: "an id is not '.' or '..'"), "\(id)")
+    }
+    #expect(PushSample.error(#"{"id":"..."}"#) == nil)
   }
 
   @Test func anIDLongerThan128CharactersIsInvalid() {

@@ -67,6 +67,15 @@ struct PushPayloadTextTests {
     #expect(notification.message == "1.5")
   }
 
+  /// A whole number too long for an `Int64` keeps its digits: it became
+  /// `1.2345678901234568e+22`.
+  @Test func aLongWholeNumberKeepsEveryDigit() throws {
+    let notification = try PushSample.parse(
+      #"{"id":"a","title":12345678901234567890123,"body":-98765432109876543210}"#)
+    #expect(notification.title == "12345678901234567890123")
+    #expect(notification.message == "-98765432109876543210")
+  }
+
   @Test func typesAreTrimmedAndUnknownOnesKeepTheirRawString() throws {
     #expect(try PushSample.parse(#"{"id":"a","type":" ping "}"#).type == .ping)
     #expect(try PushSample.parse(#"{"id":"a","type":"checkIn"}"#).type == .checkIn)

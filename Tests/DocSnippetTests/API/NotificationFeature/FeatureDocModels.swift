@@ -8,6 +8,26 @@ import Testing
 struct ModelDocSnippets {
   typealias Text = FeatureDocStandIns.Text
 
+  @Test func anIDFromOutsideIsChecked() throws {
+    let argument = ""
+    var printed: [String] = []
+    func print(_ text: String) { printed.append(text) }
+    // snippet: check-id-catch
+    do {
+      try NotificationData.checkID(argument)
+    } catch {
+      print("Not a notification id: \(error)")   // "an id is not empty"
+    }
+    // snippet: end
+    #expect(printed == ["Not a notification id: an id is not empty"])
+    // snippet: check-id
+    try NotificationData.checkID("n1")   // fine
+    let empty = Result { () throws(InvalidNotificationID) in try NotificationData.checkID("") }
+    // .failure(.empty)
+    // snippet: end
+    #expect(throws: InvalidNotificationID.empty) { try empty.get() }
+  }
+
   @Test func detailsCarryTypedFields() {
     // snippet: details
     let details = NotificationDetails.contact(.init(name: "Ada", role: "Admin", action: "added"))

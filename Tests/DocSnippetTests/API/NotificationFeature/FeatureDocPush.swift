@@ -15,7 +15,7 @@ struct PushDocSnippets {
     // snippet: json-value-any
     let root = try JSONValue(any: userInfo)
     // snippet: end
-    #expect(root["id"] == .number(42, exactInteger: 42))
+    #expect(root["id"] == .number(42, exactInteger: 42, digits: nil))
     #expect(root["aps"]?["alert"] == .string("Hi"))
     #expect(root["isRead"] == .bool(true))
   }
@@ -34,15 +34,28 @@ struct PushDocSnippets {
     #expect(throws: PushParseError.notJSON) { try JSONValue.decode(Data("{".utf8)) }
   }
 
+  @Test func bytesAreReadStrictly() throws {
+    let values = try featureDocValues {
+      // snippet: json-value-read
+      let value = try JSONValue.read(Data(#"{"id": "n1", "title": 12345678901234567890123}"#.utf8))
+      value["title"]?.text   // "12345678901234567890123"
+      let trailingComma = try? JSONValue.read(Data(#"{"a": 1,}"#.utf8))   // nil: not JSON
+      // snippet: end
+      trailingComma as Any
+    }
+    #expect(values[0] as? String == "12345678901234567890123")
+    #expect((values[1] as? JSONValue?) == .some(nil))
+  }
+
   @Test func booleansAndNumbersStayDistinct() throws {
     let values = try featureDocValues {
       // snippet: json-value
       let value = try JSONValue.decode(Data(#"{"id":42,"isRead":true}"#.utf8))
-      value["id"]       // .number(42, exactInteger: 42)
+      value["id"]       // .number(42, exactInteger: 42, digits: "42")
       value["isRead"]   // .bool(true)
       // snippet: end
     }
-    #expect(values[0] as? JSONValue == .number(42, exactInteger: 42))
+    #expect(values[0] as? JSONValue == .number(42, exactInteger: 42, digits: "42"))
     #expect(values[1] as? JSONValue == .bool(true))
   }
 
