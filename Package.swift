@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Loom takes no package dependencies: every target builds with what the Swift toolchain ships
@@ -7,6 +7,7 @@ import PackageDescription
 // library target below elsewhere (on Debian and Ubuntu: `apt-get install libsqlite3-dev`).
 //
 // Every target builds in the Swift 6 language mode with complete strict concurrency checking.
+// It needs Swift 6.2 or later (`Task.immediate`, `nonisolated(nonsending)`); CI uses 6.3.1.
 
 let package = Package(
   name: "Loom",

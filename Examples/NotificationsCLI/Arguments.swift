@@ -48,11 +48,20 @@ struct Arguments {
       }
     }
 
+    if named.contains(where: { $0.name == "--version" }) {
+      guard command == nil, named.count == 1 else {
+        throw .usage("--version goes alone: 'notifications --version'", command: nil)
+      }
+      flags.insert("--version")
+      return
+    }
     if named.contains(where: { $0.name == "--help" }) {
       flags.insert("--help")
       // `notifications help list` and `notifications list --help` show one command's help; an
-      // unknown command is still an error.
-      if let command, command != "help" { _ = try Self.spec(for: command) }
+      // unknown command, or an option the command does not take, is still an error.
+      if let command, command != "help" {
+        try Self.check(named, for: try Self.spec(for: command), context: context)
+      }
       return
     }
     guard let command else {
@@ -114,7 +123,12 @@ struct Arguments {
     _ named: [(name: String, value: String?)], for spec: CommandSpec, context: Context
   ) throws(CLIError) {
     let allowed = spec.allOptions
+    var seen: Set<String> = []
     for (name, value) in named {
+      // `--type alert --type ping` would keep one of them, silently.
+      guard seen.insert(name).inserted else {
+        throw .usage("\(name) is given twice; give it once", command: spec.name)
+      }
       guard let option = allowed.first(where: { $0.name == name }) else {
         let names = allowed.map(\.name)
         let suggestion = closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? "."
@@ -232,6 +246,7 @@ struct Option {
   static let trace = Option(
     name: "--trace", value: nil, help: "print every action and the state change it caused, on stderr")
   static let help = Option(name: "--help", value: nil, help: "show this help (also -h)")
+  static let version = Option(name: "--version", value: nil, help: "print the version and exit")
   static let json = Option(
     name: "--json", value: nil, help: "print JSON (stays valid JSON: diagnostics go to stderr)")
 
@@ -242,6 +257,9 @@ struct Option {
   static let global: [Option] = [inbox, server, token, recover, trace, help]
   /// The options that open the session: a script line or repl line cannot change them.
   static let session: Set<String> = ["--inbox", "--server", "--token", "--recover", "--trace"]
+
+  /// The version `--version` prints.
+  static let versionText = "notifications 0.23.0 (Loom, Swift 6)"
 
   static var valued: Set<String> {
     Set((CommandSpec.all.flatMap(\.allOptions) + global).filter { $0.value != nil }.map(\.name))
@@ -346,6 +364,8 @@ struct CommandSpec {
         List notifications, newest first: the first page, or every one with --all (a filter
         lists from every one). The lines after the list say how many are unread and which
         contacts, alerts and pings have unread notifications.
+
+        \(glyphLegend)
         """),
     CommandSpec(
       name: "show", synopsis: "ID", summary: "show one notification", options: [Option.json],
@@ -379,7 +399,7 @@ struct CommandSpec {
       idPositions: [1]),
     CommandSpec(
       name: "notice", synopsis: "TITLE [MESSAGE]",
-      summary: "record a silent local notice (kept on this device only)", arguments: 0...Int.max),
+      summary: "record a silent local notice (kept on this device only)", arguments: 1...Int.max),
     CommandSpec(
       name: "seed", synopsis: "[--count N]", summary: "add N sample notifications (default 10)",
       options: [Option(name: "--count", value: "N", help: "how many, 1 to 10000 (default 10)")]),
@@ -447,9 +467,21 @@ let usage = """
   \(CommandSpec.overview(CommandSpec.all))
 
   OPTIONS
-  \(CommandSpec.rows(Option.global + [Option.jsonOverview]).joined(separator: "\n"))
+  \(CommandSpec.rows(Option.global + [Option.jsonOverview, Option.version]).joined(separator: "\n"))
+
+  \(glyphLegend)
 
   'notifications COMMAND --help' describes one command. With --server URL, list, show, read,
   unread, delete, clear, tap and open work on the server (its feed is cached beside the inbox).
   Exit status: 0 on success, 1 when a command fails, 2 when the command line is wrong.
+  """
+
+/// What the marks at the start of each line of a list mean (in `--help`, `list --help` and
+/// README).
+let glyphLegend = """
+  IN A LIST
+    ●   unread                          !!  high priority
+    !   alert     @  ping     R  role     +  added     -  removed
+    ✓   check-in  i  system   ?  a type this version does not know
+    (local)  a notice kept on this device only
   """

@@ -158,10 +158,10 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
   case "notice":
     guard let title = arguments.positional.first else {
-      throw .usage("'notice' needs a title")
+      throw .usage("'notice' needs a TITLE (and may take a MESSAGE)", command: "notice")
     }
     guard !title.allSatisfy(\.isWhitespace) else {
-      throw .usage("'notice' needs a title that is not blank")
+      throw .usage("'notice' needs a title that is not blank", command: "notice")
     }
     let message = arguments.positional.dropFirst().joined(separator: " ")
     try await session.load()

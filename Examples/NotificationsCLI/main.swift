@@ -22,6 +22,10 @@ func main() async -> Int32 {
     reportError(error)
     return error.exitCode
   }
+  if arguments.flags.contains("--version") {
+    print(Option.versionText)
+    return 0
+  }
   if let help = help(for: arguments) {
     print(help)
     return 0
@@ -152,4 +156,12 @@ func describe(fileError error: any Error) -> String {
   }
 }
 
-exit(await main())
+let status = await main()
+// What was printed may still sit in the buffer: a write that fails there (a full disk,
+// `> /dev/full`) is a failed command, not a silent success.
+if fflush(nil) != 0 {
+  let reason = String(cString: strerror(errno)).lowercased()
+  FileHandle.standardError.write(Data("error: Cannot write the output: \(reason).\n".utf8))
+  exit(status == 0 ? 1 : status)
+}
+exit(status)

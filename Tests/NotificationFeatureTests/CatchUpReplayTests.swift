@@ -22,7 +22,7 @@ struct CatchUpReplayTests {
     var state = NotificationsFeature.State(notifications: firstPage)
     state.hasLoadedOnce = true
     state.hasMore = true
-    state.nextCursor = "50"
+    state.nextCursor = PagedFeed.cursor(50)
     state.unreadNotLoaded = 70
     return makeStore(state: state) {
       $0.notificationClient = client

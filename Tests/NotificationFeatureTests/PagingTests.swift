@@ -1,11 +1,12 @@
 import Foundation
 import Loom
 import LoomTesting
+import NotificationClients
 import NotificationFeature
 import Testing
 
-/// Loading more by offset counts only what the backend listed, and a refresh supersedes a
-/// load-more still in flight.
+/// Loading more starts after the oldest notification the backend listed, and a refresh
+/// supersedes a load-more still in flight.
 @MainActor
 struct PagingTests {
   /// The feed, a push the backend has not listed yet and a local notice, with more to load.
@@ -21,7 +22,29 @@ struct PagingTests {
     return state
   }
 
-  @Test func theOffsetOfTheNextPageCountsOnlyWhatTheBackendListed() async {
+  /// 60 notifications, the first deleted, then "load more": by offset the next page began at
+  /// the 51st of those left, so n50 was never listed, yet counted unread.
+  @Test func deletingTheFirstThenLoadingMoreListsEveryNotification() async {
+    let feed = (0..<60).map { Fixtures.notification("n\($0)", minutesAgo: Double($0 + 1)) }
+    let backend = InMemoryNotificationBackend(seed: feed)
+    let store = Store(initialState: NotificationsFeature.State()) {
+      NotificationsFeature()
+    } withDependencies: {
+      $0.useFeatureDefaults()
+      $0.notificationClient = backend.client
+    }
+    await store.send(.refreshRequested).finish()
+    #expect(store.state.notifications.count == 50)
+    await store.send(.delete("n0")).finish()
+    await store.send(.loadMoreRequested).finish()
+    #expect(store.state.notifications.ids == (1..<60).map { "n\($0)" })
+    #expect(store.state.unreadCount == 59)
+    #expect(!store.state.hasMore)
+  }
+
+  /// Without a cursor (a cached page had none), the next page starts after the oldest
+  /// notification the backend listed: not a push it has not listed, nor a local notice.
+  @Test func withoutACursorTheNextPageStartsAfterTheOldestTheBackendListed() async {
     let requests = LockedState<[PageRequest]>([])
     let store = makeStore(state: stateWithUnlistedItems()) {
       $0.notificationClient.fetchPage = { request in
@@ -35,7 +58,10 @@ struct PagingTests {
       $0.hasMore = false
     }
     await store.finish()
-    let expected: [PageRequest] = [PageRequest(limit: NotificationsFeature.pageSize, offset: 3)]
+    let oldest = Fixtures.feed.sorted(by: NotificationData.isOrderedBefore).last
+    let expected: [PageRequest] = [
+      PageRequest(limit: NotificationsFeature.pageSize, cursor: oldest.map { PageKey(after: $0).cursor })
+    ]
     #expect(requests.withLock { $0 } == expected)
   }
 

@@ -45,6 +45,7 @@ struct UnreadTotalEventTests {
     ) {
       $0.isLoading = false
       $0.newestCursor = "1"
+      $0.nextCursor = PagedFeed.cursor(50, of: withPush)
       $0.notifications = NotificationFeed(uniqueElements: withPush.prefix(50))
       $0.unlistedPushIDs = []
       $0.unreadNotLoaded = 71
@@ -95,7 +96,7 @@ struct UnreadTotalEventTests {
         PagedFeed.page(50..<100, of: withPush, unreadTotal: 121, changes: 1), replacing: false)
     ) {
       $0.isLoading = false
-      $0.nextCursor = "100"
+      $0.nextCursor = PagedFeed.cursor(100, of: withPush)
       $0.notifications = NotificationFeed(uniqueElements: withPush.prefix(100))
       $0.unlistedPushIDs = []
       $0.unreadNotLoaded = 21

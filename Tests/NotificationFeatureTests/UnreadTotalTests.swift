@@ -82,7 +82,7 @@ struct UnreadTotalTests {
     await store.send(.loadMoreRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(PagedFeed.page(50..<100), replacing: false)) {
       $0.isLoading = false
-      $0.nextCursor = "100"
+      $0.nextCursor = PagedFeed.cursor(100)
       $0.notifications = NotificationFeed(uniqueElements: feed.prefix(100))
       $0.unreadNotLoaded = 20
     }
@@ -101,7 +101,7 @@ struct UnreadTotalTests {
     let store = await PagedFeed.loadedStore()
     // By offset, after two new notifications pushed everything down: n48 and n49 again.
     await store.send(.pageLoaded(PagedFeed.page(48..<100, unreadTotal: 122), replacing: false)) {
-      $0.nextCursor = "100"
+      $0.nextCursor = PagedFeed.cursor(100)
       $0.notifications = NotificationFeed(uniqueElements: feed.prefix(100))
       $0.unreadNotLoaded = 20
     }
@@ -119,7 +119,7 @@ struct UnreadTotalTests {
     await store.receive(.delegate(.unreadCountChanged(119)))
     // By offset, after a new notification pushed everything down: n49 again.
     await store.send(.pageLoaded(PagedFeed.page(49..<100, unreadTotal: 121), replacing: false)) {
-      $0.nextCursor = "100"
+      $0.nextCursor = PagedFeed.cursor(100)
       $0.notifications = NotificationFeed(
         uniqueElements: feed.prefix(100).filter { $0.id != "n49" })
       $0.unreadNotLoaded = 20
@@ -137,14 +137,14 @@ struct UnreadTotalTests {
       $0.isLoading = false
       $0.hasLoadedOnce = true
       $0.hasMore = true
-      $0.nextCursor = "50"
+      $0.nextCursor = PagedFeed.cursor(50)
       $0.notifications = NotificationFeed(uniqueElements: feed.prefix(50))
     }
     await store.receive(.delegate(.unreadCountChanged(50)))
     #expect(store.state.unreadNotLoaded == nil)
     // And a later page counts what it loads.
     await store.send(.pageLoaded(PagedFeed.page(50..<100, unreadTotal: nil, changes: nil), replacing: false)) {
-      $0.nextCursor = "100"
+      $0.nextCursor = PagedFeed.cursor(100)
       $0.notifications = NotificationFeed(uniqueElements: feed.prefix(100))
     }
     await store.receive(.delegate(.unreadCountChanged(100)))
@@ -174,7 +174,8 @@ struct UnreadTotalTests {
     // backend's total still counts it, but the count does not.
     let gate = AsyncStream<Void>.makeStream()
     let page = NotificationPage(
-      items: [feed[0]] + feed[2..<51], nextCursor: "50", hasMore: true, unreadTotal: 119)
+      items: [feed[0]] + feed[2..<51], nextCursor: PagedFeed.cursor(51), hasMore: true,
+      unreadTotal: 119)
     store.dependencies.notificationClient.delete = { _ in for await _ in gate.stream { return } }
     store.dependencies.notificationClient.fetchPage = { _ in page }
     await store.send(.delete("n0")) {
@@ -186,6 +187,7 @@ struct UnreadTotalTests {
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
+      $0.nextCursor = PagedFeed.cursor(51)
       $0.notifications = NotificationFeed(uniqueElements: feed[2..<51])
       $0.unreadNotLoaded = 69
     }

@@ -501,8 +501,128 @@ struct CLITests {
     try await refused("list", "--token", "t", saying: "--token goes with --server URL")
     try await refused("list", "--server", "ftp://x", saying: "--server needs an http(s) URL")
     try await refused("help", "nope", saying: "Unknown command 'nope'")
+    // An option given twice kept one of them; an unknown one beside --help was ignored.
+    try await refused(
+      "list", "--type", "alert", "--type", "ping",
+      saying: "error: --type is given twice; give it once\n")
+    try await refused("list", "--help", "--bogus", saying: "error: Unknown option '--bogus' for 'list'.")
+    try await refused(
+      "notice", saying: "error: 'notice' needs TITLE [MESSAGE]\n",
+      "Run 'notifications notice --help' for usage.")
+    try await refused("--version", "list", saying: "error: --version goes alone")
     // Nothing was changed by a refused command line.
     #expect(try await cli.listed().count == 3)
+  }
+
+  @Test func versionIsPrinted() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let result = try await cli("--version", useInbox: false)
+    #expect(result.status == 0)
+    #expect(result.output == "notifications 0.23.0 (Loom, Swift 6)\n")
+    #expect(result.error.isEmpty)
+  }
+
+  /// The marks of a list are explained where a person looks: `--help` and `list --help`.
+  @Test func theHelpExplainsTheMarksOfAList() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    for arguments in [["--help"], ["list", "--help"]] {
+      let help = try await cli(arguments, useInbox: false).output
+      for mark in ["●   unread", "!!  high priority", "!   alert", "@  ping", "✓   check-in", "(local)"] {
+        #expect(help.contains(mark), "\(arguments): \(mark)")
+      }
+    }
+  }
+
+  /// Output that cannot be written is a failed command: `list --all > /dev/full` exited 0 with
+  /// the list lost.
+  @Test func anOutputThatCannotBeWrittenFailsTheCommand() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try await cli("seed", "--count", "30")
+    guard let full = FileHandle(forWritingAtPath: "/dev/full") else { return }
+    let result = try await onOwnThread { () -> (Int32, String) in
+      let process = cli.process(["list", "--all", "--inbox", cli.inbox.path])
+      let error = Pipe()
+      process.standardOutput = full
+      process.standardError = error
+      try process.run()
+      let text = error.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+    }
+    #expect(result.0 == 1)
+    #expect(result.1 == "error: Cannot write the output: no space left on device.\n")
+  }
+
+  /// A zero-byte file is not an inbox: it used to become one silently.
+  @Test func anEmptyFileIsRefusedAndLeftAlone() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let empty = cli.folder.appendingPathComponent("empty.sqlite")
+    _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
+    let result = try await cli("list", "--inbox", empty.path, useInbox: false)
+    #expect(result.status == 1)
+    #expect(
+      result.error
+        == "error: The inbox file \(empty.path) is empty. It was left untouched; run with "
+        + "--recover to start a fresh inbox.\n")
+    #expect(try Data(contentsOf: empty).isEmpty)
+  }
+
+  /// An inbox in a file and folder the process may not write is read (a WAL database that SQLite
+  /// refused even to read: "SQLite error 8"), and a change to it says it is read-only. Run as
+  /// `nobody`, which root's files do not let write.
+  @Test func aReadOnlyInboxCanBeReadAndSaysSoWhenChanged() async throws {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+      return
+    }
+    let cli = try CLI()
+    defer {
+      chmod(cli.folder.path, 0o755)
+      cli.remove()
+    }
+    let url = cli.folder.appendingPathComponent("inbox.sqlite")
+    _ = try await cli("seed", "--count", "3", "--inbox", url.path, useInbox: false)
+    chmod(url.path, 0o444)
+    chmod(cli.folder.path, 0o555)
+    func asNobody(_ arguments: String...) async throws -> (Int32, String, String) {
+      try await onOwnThread {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments =
+          ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.executable.path]
+          + arguments + ["--inbox", url.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["XDG_DATA_HOME"] = cli.folder.path
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+          process.terminationStatus, String(decoding: text, as: UTF8.self),
+          String(decoding: errorText, as: UTF8.self)
+        )
+      }
+    }
+    // The CLI (built under /work, readable by all) must be reachable by nobody.
+    let listed = try await asNobody("list")
+    try #require(!listed.2.contains("Permission denied"), "the CLI cannot run as nobody here")
+    #expect(listed.0 == 0, "\(listed.2)")
+    #expect(listed.1.contains("3 unread"), "\(listed.1)")
+    let json = try await asNobody("list", "--json")
+    let items = try JSONSerialization.jsonObject(with: Data(json.1.utf8)) as? [[String: Any]]
+    let id = try #require(items?.first?["id"] as? String)
+    let changed = try await asNobody("read", id)
+    #expect(changed.0 == 1)
+    #expect(changed.2.contains("is read-only"), "\(changed.2)")
   }
 
   @Test func everyCommandHasHelp() async throws {
@@ -517,15 +637,19 @@ struct CLITests {
     #expect(overview.output.contains("Exit status: 0 on success, 1 when a command fails, 2 when the command line is wrong."))
     for command in commands {
       #expect(overview.output.contains("\n  \(command)"), "\(command)")
-      for help in [try await cli(command, "--help"), try await cli(command, "-h"), try await cli("help", command)] {
+      for help in [
+        try await cli([command, "--help"], useInbox: false), try await cli([command, "-h"], useInbox: false),
+        try await cli(["help", command], useInbox: false),
+      ] {
         #expect(help.status == 0, "\(command)")
         #expect(help.output.hasPrefix("USAGE: notifications \(command)"), "\(command): \(help.output)")
         #expect(help.error.isEmpty, "\(command)")
       }
     }
     #expect(try await cli("list", "--help").output.contains("  --type TYPE     only this type: alert, ping,"))
-    // Help wins over anything else on the line.
-    #expect(try await cli("list", "--frobnicate", "--help").status == 0)
+    // Help wins over the rest of the line, but not over a mistake in it.
+    #expect(try await cli("list", "--all", "--help").status == 0)
+    #expect(try await cli("list", "--frobnicate", "--help").status == 2)
   }
 
   /// Starts `notifications-server` on a free port with `arguments`; returns it and its URL.

@@ -47,7 +47,7 @@ public final class NotificationAPI: Sendable {
     faults.withLock { update(&$0) }
   }
 
-  /// The largest `offset`, `cursor` and `since` the API accepts.
+  /// The largest `since` (and `Last-Event-ID`) the API accepts.
   public static let maximumPosition = 1_000_000_000
   /// The largest page the API serves.
   public static let maximumLimit = 500
@@ -143,6 +143,15 @@ public final class NotificationAPI: Sendable {
     return value
   }
 
+  /// The `cursor` of a page request: one a page's `nextCursor` gave (`PageKey`), or `nil`.
+  static func pageCursor(in request: HTTPRequest) throws(InvalidParameter) -> String? {
+    guard let cursor = request.query["cursor"] else { return nil }
+    guard PageKey(cursor: cursor) != nil else {
+      throw InvalidParameter(message: "cursor must be a page's nextCursor, not \(cursor.prefix(40))")
+    }
+    return cursor
+  }
+
   /// What a clear-all deletes, as its body says: `{"upTo": ISO-8601, "upToID": id}` for the
   /// notifications up to a position in the feed, `{"everything": true}` for all of them.
   enum ClearAllBound {
@@ -216,10 +225,11 @@ public final class NotificationAPI: Sendable {
     switch (method, rest.count) {
     case ("GET", 0):
       let limit = try Self.number("limit", in: request, range: 1...Self.maximumLimit) ?? 50
-      let offset = try Self.number("offset", in: request, range: positions)
-      let cursor = try Self.number("cursor", in: request, range: positions)
+      guard request.query["offset"] == nil else {
+        throw InvalidParameter(message: "offset is not taken: ask for the next page with cursor")
+      }
       let page = try await client.fetchPage(
-        PageRequest(limit: limit, cursor: cursor.map(String.init), offset: offset))
+        PageRequest(limit: limit, cursor: try Self.pageCursor(in: request)))
       return .json(page)
     case ("POST", 1) where rest[0] == "clear":
       switch try clearAllBound(in: request) {
@@ -237,8 +247,15 @@ public final class NotificationAPI: Sendable {
         "Last-Event-ID", request.header("last-event-id"), range: positions)
       return .eventStream(try await events(after: lastEventID.map(String.init)))
     case ("GET", 1) where rest[0] == "unread":
-      struct Unread: Encodable { var items: [NotificationData] }
-      return .json(Unread(items: try await client.fetchUnread(try Self.entity(in: request))))
+      let entity = try Self.entity(in: request)
+      let limit = try Self.number("limit", in: request, range: 1...Self.maximumLimit)
+      let page = try inbox.unreadPage(
+        about: entity, cursor: try Self.pageCursor(in: request), limit: limit ?? Self.maximumLimit)
+      struct Unread: Encodable {
+        var items: [NotificationData]
+        var nextCursor: String?
+      }
+      return .json(Unread(items: page.items, nextCursor: page.nextCursor))
     case ("PATCH", 1) where rest[0] == "read-all":
       struct Body: Decodable { var ids: [String]? }
       let body = request.body.isEmpty ? Body(ids: nil) : try decode(Body.self, request.body)

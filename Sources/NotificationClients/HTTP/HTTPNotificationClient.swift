@@ -22,7 +22,6 @@ extension NotificationClient {
     let fetchPage: @Sendable (PageRequest) async throws -> NotificationPage = { request in
       var query = [URLQueryItem(name: "limit", value: String(request.limit))]
       if let cursor = request.cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
-      if let offset = request.offset { query.append(URLQueryItem(name: "offset", value: String(offset))) }
       let data = try await api.send("GET", "api/notifications", query: query)
       let page = try api.decode(LossyPage.self, from: data)
       for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
@@ -76,17 +75,28 @@ extension NotificationClient {
           case .alert(let id): URLQueryItem(name: "alert", value: id)
           case .ping(let id): URLQueryItem(name: "ping", value: id)
           }
-        let data: Data
-        do {
-          data = try await api.send("GET", "api/notifications/unread", query: [query])
-        } catch UserFacingError.notFound {
-          // A server older than this route reads `unread` as a notification's id: its pages
-          // are searched instead.
-          return try await NotificationClient.unread(about: entity, pagingThrough: fetchPage)
-        }
-        let page = try api.decode(LossyPage.self, from: data)
-        for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
-        return page.items
+        // The server answers a page at a time (500 at most), each with the cursor of the next.
+        var unread: [NotificationData] = []
+        var cursor: String?
+        var cursors: Set<String> = []
+        repeat {
+          let data: Data
+          do {
+            data = try await api.send(
+              "GET", "api/notifications/unread",
+              query: [query] + (cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? []))
+          } catch UserFacingError.notFound where cursor == nil {
+            // A server older than this route reads `unread` as a notification's id: its pages
+            // are searched instead.
+            return try await NotificationClient.unread(about: entity, pagingThrough: fetchPage)
+          }
+          let page = try api.decode(LossyPage.self, from: data)
+          for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
+          unread += page.items
+          // A cursor given before would loop for ever: the pages end there.
+          cursor = page.nextCursor.flatMap { cursors.insert($0).inserted ? $0 : nil }
+        } while cursor != nil
+        return unread
       }
     )
   }

@@ -92,18 +92,26 @@ public final class InMemoryNotificationBackend: Sendable {
     NotificationClient(
       fetchPage: { request in
         try await self.call()
-        let start = request.cursor.flatMap(Int.init) ?? request.offset ?? 0
-        guard start >= 0, request.limit > 0 else {
-          throw UserFacingError.invalidData(
-            reason: "a page starts at 0 or later and holds 1 or more notifications")
+        guard request.limit > 0 else {
+          throw UserFacingError.invalidData(reason: "a page holds 1 or more notifications")
+        }
+        let key = try request.cursor.map { cursor in
+          guard let key = PageKey(cursor: cursor) else {
+            throw UserFacingError.invalidData(
+              reason: "the cursor \"\(cursor.prefix(40))\" is not one this backend gave")
+          }
+          return key
         }
         return self.state.withLock { state in
-          let items = Array(state.notifications.elements.dropFirst(start).prefix(request.limit))
-          let end = start + items.count
-          let hasMore = end < state.notifications.count
+          // The page starts right after the last notification the previous one listed, whatever
+          // was inserted or deleted since: found by a binary search of the feed's order.
+          let elements = state.notifications.elements
+          let start = key.map { key in Self.firstIndex(in: elements, after: key) } ?? 0
+          let items = Array(elements[start...].prefix(request.limit))
+          let hasMore = start + items.count < elements.count
           return NotificationPage(
-            items: items, nextCursor: hasMore ? String(end) : nil, hasMore: hasMore,
-            unreadTotal: state.notifications.elements.count(where: { !$0.isRead }),
+            items: items, nextCursor: hasMore ? items.last.map { PageKey(after: $0).cursor } : nil,
+            hasMore: hasMore, unreadTotal: elements.count(where: { !$0.isRead }),
             changeCursor: String(state.cursor))
         }
       },
@@ -188,6 +196,19 @@ public final class InMemoryNotificationBackend: Sendable {
         }
       }
     )
+  }
+
+  /// The position of the first notification of `elements` (in the feed's order) after `key`.
+  ///
+  /// - Complexity: O(log *n*).
+  private static func firstIndex(in elements: [NotificationData], after key: PageKey) -> Int {
+    var low = 0
+    var high = elements.count
+    while low < high {
+      let middle = (low + high) / 2
+      if key.precedes(elements[middle]) { high = middle } else { low = middle + 1 }
+    }
+    return low
   }
 
   private func update(_ id: String, _ edit: (inout NotificationData) -> Void) async throws {

@@ -1,6 +1,12 @@
 import Foundation
 import NotificationFeature
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The local inbox's store: notifications, the log of their changes and the settings, in one
 /// SQLite database.
 ///
@@ -35,14 +41,23 @@ package final class InboxDatabase: Sendable {
   let queue: SQLiteQueue
   /// The database file.
   package let url: URL
+  /// Whether the file can only be read (this process may not write it or its folder): it is
+  /// opened immutable, and every change fails saying it is read-only.
+  package let isReadOnly: Bool
 
   /// Opens the inbox database at `url`, creating it (and its folder) or bringing its schema up
   /// to date.
   ///
+  /// A new inbox is built beside `url` under a temporary name and linked into place, so no
+  /// process ever finds it half made; a file of zero bytes at `url` is therefore not an inbox
+  /// being made but an empty file, and is refused. A file this process may not write is opened
+  /// read-only (``isReadOnly``).
+  ///
   /// - Throws: ``InboxError/corrupt(path:reason:)`` when the file is not a database or is
-  ///   damaged, ``InboxError/newerSchema(path:found:supported:)`` when a newer version wrote
-  ///   it, ``InboxError/notWritable(path:reason:)`` when it cannot be created. None of them
-  ///   changes the file.
+  ///   damaged, ``InboxError/empty(path:)`` when it is empty,
+  ///   ``InboxError/newerSchema(path:found:supported:)`` when a newer version wrote it,
+  ///   ``InboxError/notWritable(path:reason:)`` when it cannot be created (or is read-only and
+  ///   older than this version). None of them changes the file.
   package init(url: URL) throws(InboxError) {
     self.url = url
     let path = url.path
@@ -57,11 +72,67 @@ package final class InboxDatabase: Sendable {
       throw .notWritable(path: path, reason: "it is a folder, not a file")
     }
     do {
-      queue = try SQLiteQueue(path: path)
-      let migrator = Self.migrator
-      try migrator.migrate(queue)
+      if !FileManager.default.fileExists(atPath: path) {
+        try Self.create(at: url)
+      } else if Self.isEmptyFile(path) {
+        throw InboxError.empty(path: path)
+      }
+      let (queue, isReadOnly) = try Self.open(path)
+      self.queue = queue
+      self.isReadOnly = isReadOnly
     } catch {
       throw Self.inboxError(error, path: path)
+    }
+  }
+
+  /// Opens the database at `path` and brings its schema up to date; a file this process may
+  /// not write is opened immutable instead, and must be up to date already.
+  private static func open(_ path: String) throws -> (SQLiteQueue, isReadOnly: Bool) {
+    do {
+      let queue = try SQLiteQueue(path: path)
+      try migrator.migrate(queue)
+      return (queue, false)
+    } catch let error as SQLiteError where error.isReadOnly {
+      let queue = try SQLiteQueue(path: path, immutable: true)
+      let applied = try queue.read { db in Set(try SQLiteMigrator.appliedMigrations(in: db)) }
+      let unknown = applied.subtracting(migrator.names)
+      if !unknown.isEmpty { throw SQLiteMigrationError.newerSchema(unknown: unknown.sorted()) }
+      guard applied.isSuperset(of: migrator.names) else {
+        throw InboxError.notWritable(
+          path: path, reason: "it is read-only, and an older version wrote it, so it cannot be updated")
+      }
+      return (queue, true)
+    }
+  }
+
+  /// Whether the file at `path` holds nothing: zero bytes, with no write-ahead log beside it
+  /// (a database in WAL mode can keep its first changes there).
+  private static func isEmptyFile(_ path: String) -> Bool {
+    func size(_ path: String) -> Int? {
+      (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+    return size(path) == 0 && (size(path + "-wal") ?? 0) == 0
+  }
+
+  /// Makes a new inbox at `url`: builds it beside `url` under a temporary name, closes it (its
+  /// log written into the file), then links it into place. If another process made one there
+  /// meanwhile, that one is kept.
+  private static func create(at url: URL) throws {
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).new")
+    defer {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary.path + suffix) }
+    }
+    do {
+      let queue = try SQLiteQueue(path: temporary.path)
+      try migrator.migrate(queue)
+    }
+    if link(temporary.path, url.path) != 0, errno != EEXIST {
+      // A volume without hard links: moved instead (another process's inbox made meanwhile
+      // would be replaced by this empty one, which is the same).
+      guard rename(temporary.path, url.path) == 0 else {
+        throw InboxError.notWritable(path: url.path, reason: String(cString: strerror(errno)))
+      }
     }
   }
 
@@ -149,27 +220,42 @@ package final class InboxDatabase: Sendable {
 
   // MARK: Reading
 
-  /// The page of `limit` notifications after the first `offset`, newest first, with the
-  /// feed's unread total and the cursor of the newest change it reflects.
+  /// The page of `limit` notifications right after `key` (from the newest without one), in
+  /// the feed's order, with the feed's unread total and the cursor of the newest change it
+  /// reflects. Its `nextCursor` is the key of its last notification (``PageKey``), so the next
+  /// page starts right after it whatever is inserted or deleted meanwhile.
   ///
   /// The rows, the total and the cursor are read in one transaction, so they agree even when
   /// another process changes the inbox meanwhile: a catch-up from the page's cursor replays
   /// exactly the changes the page does not have.
-  package func page(offset: Int, limit: Int) throws(InboxError) -> NotificationPage {
-    guard offset >= 0 else { throw .invalidRequest("The offset must be 0 or more, not \(offset).") }
+  ///
+  /// - Complexity: O(*limit* · log *n*): a walk of the `(timestamp DESC, id)` index from the key.
+  package func page(after key: PageKey?, limit: Int) throws(InboxError) -> NotificationPage {
     guard (1...Self.maximumPageSize).contains(limit) else {
       throw .invalidRequest("The limit must be 1 to \(Self.maximumPageSize), not \(limit).")
     }
     return try reading { db in
       try db.transaction(.deferred) {
         // One more row than asked tells whether there is a next page without counting.
-        var items = try db.statement(
-          "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id LIMIT ? OFFSET ?"
-        ).rows([.integer(Int64(limit) + 1), .integer(Int64(offset))], Self.notification)
+        var items: [NotificationData]
+        if let key {
+          let seconds = SQLiteValue.real(key.timestamp.timeIntervalSinceReferenceDate)
+          items = try db.statement(
+            """
+            SELECT json, timestamp, is_read FROM notifications
+            WHERE timestamp < ?1 OR (timestamp = ?1 AND id > ?2)
+            ORDER BY timestamp DESC, id LIMIT ?3
+            """
+          ).rows([seconds, .text(key.id), .integer(Int64(limit) + 1)], Self.notification)
+        } else {
+          items = try db.statement(
+            "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id LIMIT ?"
+          ).rows([.integer(Int64(limit) + 1)], Self.notification)
+        }
         let hasMore = items.count > limit
         if hasMore { items.removeLast() }
         return NotificationPage(
-          items: items, nextCursor: hasMore ? String(offset + items.count) : nil,
+          items: items, nextCursor: hasMore ? items.last.map { PageKey(after: $0).cursor } : nil,
           hasMore: hasMore, unreadTotal: try Self.unreadCount(db),
           changeCursor: String(try Self.latestCursor(db)))
       }
@@ -184,13 +270,18 @@ package final class InboxDatabase: Sendable {
     }
   }
 
-  /// The unread notifications about `entity`, newest first.
+  /// The unread notifications about `entity`, newest first: at most `limit` after `key` (from
+  /// the newest without one), with the cursor of the next page (its last notification's
+  /// `PageKey`) when there are more.
   ///
-  /// - Complexity: O(*u* log *n*) for *u* of them among *n* notifications: a walk of the
-  ///   index of unread notifications by entity.
-  package func unread(about entity: NotificationsFeature.Entity) throws(InboxError)
-    -> [NotificationData]
-  {
+  /// - Complexity: O(*limit* · log *n*): a walk of the index of unread notifications by entity.
+  package func unread(
+    about entity: NotificationsFeature.Entity, after key: PageKey? = nil,
+    limit: Int = maximumPageSize
+  ) throws(InboxError) -> NotificationPage {
+    guard (1...Self.maximumPageSize).contains(limit) else {
+      throw .invalidRequest("The limit must be 1 to \(Self.maximumPageSize), not \(limit).")
+    }
     let (column, id) =
       switch entity {
       case .contact(let id): ("contact_id", id)
@@ -198,13 +289,37 @@ package final class InboxDatabase: Sendable {
       case .ping(let id): ("ping_id", id)
       }
     return try reading { db in
-      try db.statement(
+      let after = key == nil ? "" : "AND (timestamp < ?3 OR (timestamp = ?3 AND id > ?4))"
+      var values: [SQLiteValue] = [.text(id), .integer(Int64(limit) + 1)]
+      if let key {
+        values += [.real(key.timestamp.timeIntervalSinceReferenceDate), .text(key.id)]
+      }
+      var items = try db.statement(
         """
         SELECT json, timestamp, is_read FROM notifications
-        WHERE is_read = 0 AND \(column) = ? ORDER BY timestamp DESC, id
+        WHERE is_read = 0 AND \(column) = ?1 \(after) ORDER BY timestamp DESC, id LIMIT ?2
         """
-      ).rows([.text(id)], Self.notification)
+      ).rows(values, Self.notification)
+      let hasMore = items.count > limit
+      if hasMore { items.removeLast() }
+      return NotificationPage(
+        items: items, nextCursor: hasMore ? items.last.map { PageKey(after: $0).cursor } : nil,
+        hasMore: hasMore)
     }
+  }
+
+  /// Every unread notification about `entity`, newest first, read a page at a time.
+  package func allUnread(about entity: NotificationsFeature.Entity) throws(InboxError)
+    -> [NotificationData]
+  {
+    var all: [NotificationData] = []
+    var key: PageKey?
+    repeat {
+      let page = try unread(about: entity, after: key)
+      all += page.items
+      key = page.nextCursor.flatMap(PageKey.init(cursor:))
+    } while key != nil
+    return all
   }
 
   /// How many notifications are unread.
@@ -639,6 +754,8 @@ package final class InboxDatabase: Sendable {
       return error
     case let error as SQLiteError where error.isCorrupt:
       return .corrupt(path: path, reason: error.message)
+    case let error as SQLiteError where error.isReadOnly:
+      return .notWritable(path: path, reason: "it is read-only")
     case let error as SQLiteError where error.isBusy:
       return .lockFailed(path: path, reason: "another process kept the inbox busy: \(error.message)")
     case let error as SQLiteError:

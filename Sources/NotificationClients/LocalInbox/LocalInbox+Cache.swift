@@ -30,11 +30,11 @@ extension LocalInbox {
   public func caching(_ remote: NotificationClient) -> NotificationClient {
     NotificationClient(
       fetchPage: { request in
-        // A cursor of a cached page is an offset into the cache; the remote is asked by offset.
-        let request = Self.remoteRequest(for: request)
+        // A cursor names the last notification of a page (`PageKey`), in the cache as in the
+        // remote: a cached page's cursor asks the remote for what comes after it.
         do {
           let page = try await remote.fetchPage(request)
-          let isFirst = request.cursor == nil && (request.offset ?? 0) == 0
+          let isFirst = request.cursor == nil
           try? self.cacheDatabase { try isFirst ? $0.cacheFirstPage(page) : $0.cache(page.items.map { .updated($0) }) }
           return page
         } catch let error as UserFacingError where error.isRetryable {
@@ -108,7 +108,7 @@ extension LocalInbox {
           return unread
         } catch let error as UserFacingError where error.isRetryable {
           // Offline: what the cache holds about it, marked read here and sent later.
-          guard let cached = try? self.cacheDatabase({ try $0.unread(about: entity) }) else {
+          guard let cached = try? self.cacheDatabase({ try $0.allUnread(about: entity) }) else {
             throw error
           }
           return cached
@@ -121,26 +121,16 @@ extension LocalInbox {
     )
   }
 
-  /// The cached page at the request's offset. Its next cursor is `cache:` and an offset, so
-  /// that loading more reads on in the cache, or asks the remote by offset once it answers.
+  /// The cached page after the request's cursor. Its next cursor names its last notification,
+  /// as the remote's do, so loading more reads on in the cache, or asks the remote once it
+  /// answers.
   private func cachedPage(_ request: PageRequest) throws -> NotificationPage {
-    // A remote's cursor means nothing here: the cache is read from the start.
-    let offset = request.cursor == nil ? max(0, request.offset ?? 0) : 0
-    var page = try cacheDatabase { try $0.page(offset: offset, limit: min(max(1, request.limit), InboxDatabase.maximumPageSize)) }
-    page.nextCursor = page.hasMore ? "\(Self.cacheCursorPrefix)\(offset + page.items.count)" : nil
+    let key = request.cursor.flatMap(PageKey.init(cursor:))
+    let limit = min(max(1, request.limit), InboxDatabase.maximumPageSize)
+    var page = try cacheDatabase { try $0.page(after: key, limit: limit) }
     // The cache's own change log is not the remote's: catching up from its cursor would ask
     // the remote for the wrong changes.
     page.changeCursor = nil
     return page
-  }
-
-  private static let cacheCursorPrefix = "cache:"
-
-  /// The request with a cached page's cursor turned into the offset it stands for.
-  private static func remoteRequest(for request: PageRequest) -> PageRequest {
-    guard let cursor = request.cursor, cursor.hasPrefix(cacheCursorPrefix),
-      let offset = Int(cursor.dropFirst(cacheCursorPrefix.count)), offset >= 0
-    else { return request }
-    return PageRequest(limit: request.limit, offset: offset)
   }
 }

@@ -96,14 +96,21 @@ public final class LocalInbox: Sendable {
     try database().count()
   }
 
-  /// Moves a corrupt inbox aside so that a fresh one starts; leaves a healthy one alone.
+  /// Moves a corrupt (or empty) inbox aside so that a fresh one starts; leaves a healthy one
+  /// alone.
   ///
   /// - Returns: Where the corrupt file was moved, or `nil` when nothing was corrupt.
   public func recover() throws(InboxError) -> URL? {
+    let path: String
     do {
       try open()
       return nil
-    } catch .corrupt(let path, _) {
+    } catch .corrupt(let corruptPath, _) {
+      path = corruptPath
+    } catch .empty(let emptyPath) {
+      path = emptyPath
+    }
+    do {
       let corrupt = URL(fileURLWithPath: path)
       let destination = Self.asideURL(for: corrupt, suffix: "corrupt")
       do {
@@ -122,13 +129,24 @@ public final class LocalInbox: Sendable {
     }
   }
 
+  /// A page of the unread notifications about `entity` (what the server's `/unread` answers):
+  /// at most `limit` after the page cursor `cursor`.
+  package func unreadPage(
+    about entity: NotificationsFeature.Entity, cursor: String?, limit: Int
+  ) throws -> NotificationPage {
+    let key = try cursor.map(Self.pageKey)
+    return try Self.mapping { () throws(InboxError) in
+      try self.database().unread(about: entity, after: key, limit: limit)
+    }
+  }
+
   /// The notification client over the inbox.
   public var notificationClient: NotificationClient {
     NotificationClient(
       fetchPage: { request in
-        let offset = try request.cursor.map(Self.position) ?? request.offset ?? 0
+        let key = try request.cursor.map(Self.pageKey)
         return try Self.mapping { () throws(InboxError) in
-          try self.database().page(offset: offset, limit: request.limit)
+          try self.database().page(after: key, limit: request.limit)
         }
       },
       // Opening is immediate and the stream starts from now: the feature catches up with
@@ -152,13 +170,21 @@ public final class LocalInbox: Sendable {
         return notification
       },
       fetchUnread: { entity in
-        try Self.mapping { () throws(InboxError) in try self.database().unread(about: entity) }
+        try Self.mapping { () throws(InboxError) in try self.database().allUnread(about: entity) }
       }
     )
   }
 
-  /// The position a cursor this inbox gave stands for (pages' offsets and change-log cursors
-  /// are both plain counts).
+  /// The key a page cursor names (see `PageKey`).
+  static func pageKey(_ cursor: String) throws(UserFacingError) -> PageKey {
+    guard let key = PageKey(cursor: cursor) else {
+      throw UserFacingError(
+        InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
+    }
+    return key
+  }
+
+  /// The position a change cursor this inbox gave stands for.
   private static func position(_ cursor: String) throws(UserFacingError) -> Int {
     guard let value = Int(cursor), value >= 0 else {
       throw UserFacingError(

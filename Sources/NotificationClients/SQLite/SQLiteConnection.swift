@@ -31,15 +31,22 @@ package final class SQLiteConnection {
   /// Opens (and, unless `readOnly`, creates) the database at `path`.
   ///
   /// The connection reports extended result codes and waits up to `busyTimeout` for a lock
-  /// another connection holds before failing with a busy error.
+  /// another connection holds before failing with a busy error. An `immutable` connection (read
+  /// only) takes no lock and needs no `-shm` file: the way to read a WAL database in a file and
+  /// folder this process may not write, which SQLite otherwise refuses even to read.
   package init(
-    path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)
+    path: String, readOnly: Bool = false, immutable: Bool = false,
+    busyTimeout: Duration = .seconds(5)
   ) throws(SQLiteError) {
     var handle: OpaquePointer?
     let flags =
-      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-      | SQLITE_OPEN_NOMUTEX
-    let result = sqlite3_open_v2(path, &handle, flags, nil)
+      (readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+      | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+    let target =
+      immutable
+      ? "file:\(path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)?immutable=1"
+      : path
+    let result = sqlite3_open_v2(target, &handle, flags, nil)
     guard result == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(handle)

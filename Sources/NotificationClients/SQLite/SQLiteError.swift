@@ -37,6 +37,8 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
   package var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
   /// Another connection held a lock for longer than the busy timeout.
   package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+  /// The database cannot be written (the file, its folder or its volume is read-only).
+  package var isReadOnly: Bool { code == SQLITE_READONLY }
   /// A constraint (unique, not null, check, foreign key) was violated.
   package var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 

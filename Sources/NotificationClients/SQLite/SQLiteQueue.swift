@@ -33,14 +33,15 @@ package final class SQLiteQueue: Sendable {
   /// The database file's path.
   package let path: String
 
-  /// Opens the database at `path` (creating it unless `readOnly`) with WAL journaling and a
-  /// disk sync at every commit.
+  /// Opens the database at `path` (creating it unless `readOnly` or `immutable`) with WAL
+  /// journaling and a disk sync at every commit; see ``SQLiteConnection`` for `immutable`.
   package init(
-    path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)
+    path: String, readOnly: Bool = false, immutable: Bool = false,
+    busyTimeout: Duration = .seconds(5)
   ) throws(SQLiteError) {
     let connection = try SQLiteConnection(
-      path: path, readOnly: readOnly, busyTimeout: busyTimeout)
-    if !readOnly, path != ":memory:" {
+      path: path, readOnly: readOnly, immutable: immutable, busyTimeout: busyTimeout)
+    if !readOnly, !immutable, path != ":memory:" {
       try connection.execute("PRAGMA journal_mode = WAL")
       // Every commit is synced to disk before it returns, so a change survives a power cut too
       // (NORMAL would only survive the app crashing). W10 measures what that costs.

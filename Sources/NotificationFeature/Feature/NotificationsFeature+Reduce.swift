@@ -48,9 +48,10 @@ extension NotificationsFeature {
     case .loadMoreRequested:
       guard state.hasMore, !state.isLoading else { return .none }
       state.isLoading = true
+      // Without a cursor (a cached page had none), the next page starts after the oldest
+      // notification the backend listed: a cursor names it.
       let request = PageRequest(
-        limit: Self.pageSize, cursor: state.nextCursor,
-        offset: state.nextCursor == nil ? Self.listedByBackend(state) : nil)
+        limit: Self.pageSize, cursor: state.nextCursor ?? Self.oldestListedByBackend(state))
       return fetchPage(request, replacing: false).cancellable(id: CancelID.loadMore)
 
     case .pageLoaded(let page, let replacing):
@@ -417,13 +418,11 @@ extension NotificationsFeature {
 
   /// How many listed notifications the backend listed: the offset of the next page. Pushes it
   /// has not listed yet and local notices are not in its feed.
-  static func listedByBackend(_ state: State) -> Int {
-    var count = 0
-    for notification in state.notifications
-    where !notification.isLocal && !state.unlistedPushIDs.contains(notification.id) {
-      count += 1
-    }
-    return count
+  /// The cursor that names the oldest notification the backend listed (`PageKey`).
+  static func oldestListedByBackend(_ state: State) -> String? {
+    state.notifications.last {
+      !$0.isLocal && !state.unlistedPushIDs.contains($0.id)
+    }.map { PageKey(after: $0).cursor }
   }
 
   static func filterChoice(_ state: State) -> SavedFilter {

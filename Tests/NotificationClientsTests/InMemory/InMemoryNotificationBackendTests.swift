@@ -11,22 +11,23 @@ struct InMemoryNotificationBackendTests {
       timestamp: Date(timeIntervalSince1970: 1_700_000_000 - Double($0)))
   }
 
-  @Test func pagesByCursorAndByOffset() async throws {
+  @Test func pagesByCursor() async throws {
     let client = InMemoryNotificationBackend(seed: seed).client
     let first = try await client.fetchPage(PageRequest(limit: 2))
     #expect(first.items.map(\.id) == ["n0", "n1"])
     #expect(first.hasMore)
+    #expect(first.nextCursor == PageKey(after: seed[1]).cursor)
     let second = try await client.fetchPage(PageRequest(limit: 2, cursor: first.nextCursor))
     #expect(second.items.map(\.id) == ["n2", "n3"])
-    let byOffset = try await client.fetchPage(PageRequest(limit: 10, offset: 4))
-    #expect(byOffset.items.map(\.id) == ["n4"])
-    #expect(!byOffset.hasMore)
+    let last = try await client.fetchPage(PageRequest(limit: 10, cursor: second.nextCursor))
+    #expect(last.items.map(\.id) == ["n4"])
+    #expect(!last.hasMore)
   }
 
-  @Test func aNegativeStartOrAnEmptyPageIsATypedErrorNotATrap() async throws {
+  @Test func aForeignCursorOrAnEmptyPageIsATypedErrorNotATrap() async throws {
     let client = InMemoryNotificationBackend(seed: seed).client
     for request in [
-      PageRequest(limit: 2, offset: -1), PageRequest(limit: 2, cursor: "-3"), PageRequest(limit: 0),
+      PageRequest(limit: 2, cursor: "4"), PageRequest(limit: 2, cursor: "-3"), PageRequest(limit: 0),
       PageRequest(limit: -1),
     ] {
       await #expect(throws: UserFacingError.self, "\(request)") {
@@ -58,8 +59,9 @@ struct InMemoryNotificationBackendTests {
     try await client.markAsRead("n4")
     try await client.markAllAsRead(["n0"])
     try await client.delete("n1")
-    #expect(try await client.fetchPage(PageRequest(limit: 2)).unreadTotal == 2)
-    #expect(try await client.fetchPage(PageRequest(limit: 2, offset: 2)).unreadTotal == 2)
+    let first = try await client.fetchPage(PageRequest(limit: 2))
+    #expect(first.unreadTotal == 2)
+    #expect(try await client.fetchPage(PageRequest(limit: 2, cursor: first.nextCursor)).unreadTotal == 2)
     try await client.markAsUnread("n4")
     backend.insert(
       NotificationData(id: "new", type: .ping, title: "T", message: "M", timestamp: Date()))
@@ -76,7 +78,7 @@ struct InMemoryNotificationBackendTests {
     try await client.delete("n1")
     let page = try await client.fetchPage(PageRequest(limit: 2))
     #expect(page.changeCursor == "2")
-    #expect(try await client.fetchPage(PageRequest(limit: 2, offset: 2)).changeCursor == "2")
+    #expect(try await client.fetchPage(PageRequest(limit: 2, cursor: page.nextCursor)).changeCursor == "2")
     // Catching up from it replays only what came after.
     try await client.markAsRead("n0")
     let after = try await client.changesSince(try #require(page.changeCursor))

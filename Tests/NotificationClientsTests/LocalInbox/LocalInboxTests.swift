@@ -23,8 +23,8 @@ struct LocalInboxClientTests {
     #expect(
       page
         == NotificationPage(
-          items: [sample("a", at: 2)], nextCursor: "1", hasMore: true, unreadTotal: 2,
-          changeCursor: "2"))
+          items: [sample("a", at: 2)], nextCursor: PageKey(after: sample("a", at: 2)).cursor,
+          hasMore: true, unreadTotal: 2, changeCursor: "2"))
     try await client.markAsRead("a")
     try await client.delete("b")
     await #expect(throws: UserFacingError.notFound) { try await client.delete("zzz") }
@@ -56,7 +56,8 @@ struct LocalInboxClientTests {
     try await client.markAsRead("n0")
     try await client.delete("n1")
     try await client.markAsUnread("n3")
-    #expect(try await client.fetchPage(PageRequest(limit: 1, offset: 1)).unreadTotal == 2)
+    let cursor = try await client.fetchPage(PageRequest(limit: 1)).nextCursor
+    #expect(try await client.fetchPage(PageRequest(limit: 1, cursor: cursor)).unreadTotal == 2)
     // Replacing a notification with a read copy counts it once.
     try inbox.insert([sample("n2", at: 8, isRead: true)])
     #expect(try await client.fetchPage(PageRequest(limit: 1)).unreadTotal == 1)
@@ -128,9 +129,6 @@ struct LocalInboxClientTests {
     let folder = TemporaryFolder()
     defer { folder.remove() }
     let client = LocalInbox(url: folder.url.appendingPathComponent("inbox.sqlite")).notificationClient
-    await #expect(throws: UserFacingError.operationFailed(message: "The offset must be 0 or more, not -1.")) {
-      try await client.fetchPage(PageRequest(limit: 50, offset: -1))
-    }
     await #expect(throws: UserFacingError.operationFailed(message: "The cursor \"-1\" is not one this inbox gave.")) {
       try await client.fetchPage(PageRequest(limit: 50, cursor: "-1"))
     }

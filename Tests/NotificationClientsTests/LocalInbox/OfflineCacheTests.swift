@@ -23,10 +23,14 @@ struct OfflineCacheTests {
     // own log is not the remote's).
     #expect(online.changeCursor == "0")
     _ = try await client.fetchPage(PageRequest(limit: 2, cursor: online.nextCursor))
-    // Offline: the same pages, from the cache, whose cursors read on in the cache.
+    // Offline: the same pages, from the cache, whose cursors (naming their last notification,
+    // as the remote's do) read on in the cache.
     remote.failNext(2, with: .network)
     let first = try await client.fetchPage(PageRequest(limit: 2))
-    #expect(first == NotificationPage(items: online.items, nextCursor: "cache:2", hasMore: true, unreadTotal: 3))
+    #expect(
+      first
+        == NotificationPage(
+          items: online.items, nextCursor: online.nextCursor, hasMore: true, unreadTotal: 3))
     let second = try await client.fetchPage(PageRequest(limit: 2, cursor: first.nextCursor))
     #expect(second == NotificationPage(items: [sample("n2", at: 8)], unreadTotal: 3))
     #expect(try await client.cachedPage(PageRequest(limit: 2)) == first)
@@ -35,8 +39,8 @@ struct OfflineCacheTests {
     await #expect(throws: UserFacingError.server(status: 400)) {
       try await client.fetchPage(PageRequest(limit: 2))
     }
-    // Back online, a cache cursor asks the remote by offset.
-    let resumed = try await client.fetchPage(PageRequest(limit: 2, cursor: "cache:2"))
+    // Back online, a cached page's cursor asks the remote for what comes after it.
+    let resumed = try await client.fetchPage(PageRequest(limit: 2, cursor: first.nextCursor))
     #expect(resumed.items == [sample("n2", at: 8)])
   }
 

@@ -20,8 +20,14 @@ enum PagedFeed {
   ) -> NotificationPage {
     let hasMore = range.upperBound < feed.count
     return NotificationPage(
-      items: Array(feed[range]), nextCursor: hasMore ? String(range.upperBound) : nil,
+      items: Array(feed[range]), nextCursor: hasMore ? cursor(range.upperBound, of: feed) : nil,
       hasMore: hasMore, unreadTotal: unreadTotal, changeCursor: changes.map(String.init))
+  }
+
+  /// The cursor of a page that ends with the first `count` notifications of `feed`: it names
+  /// the last of them (`PageKey`).
+  static func cursor(_ count: Int, of feed: [NotificationData] = notifications) -> String {
+    PageKey(after: feed[count - 1]).cursor
   }
 
   /// A store over an in-memory backend holding ``notifications``, with its first page loaded.
@@ -36,7 +42,7 @@ enum PagedFeed {
       $0.newestCursor = "0"
       $0.hasLoadedOnce = true
       $0.hasMore = true
-      $0.nextCursor = "50"
+      $0.nextCursor = cursor(50)
       $0.notifications = NotificationFeed(uniqueElements: notifications.prefix(50))
       $0.unreadNotLoaded = 70
     }

@@ -8,6 +8,16 @@ import Testing
 struct ModelDocSnippets {
   typealias Text = FeatureDocStandIns.Text
 
+  @Test func aPageKeyNamesTheLastNotificationOfAPage() throws {
+    let page = NotificationPage(items: [FeatureDocSamples.ping, FeatureDocSamples.alert], hasMore: true)
+    // snippet: page-key
+    let next = PageKey(after: page.items[page.items.count - 1]).cursor
+    let key = PageKey(cursor: next)   // the same key; nil for a string no backend gave
+    // snippet: end
+    #expect(key == PageKey(after: page.items[1]))
+    #expect(PageKey(cursor: "50") == nil)
+  }
+
   @Test func anIDFromOutsideIsChecked() throws {
     let argument = ""
     var printed: [String] = []
