@@ -9,7 +9,7 @@ import NotificationFeature
 /// cached beside the local inbox's database `inboxURL` (such as `LocalInbox.defaultURL()`):
 ///
 /// ```swift
-/// let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, beside: inboxURL))
+/// let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, account: token, beside: inboxURL))
 /// let store = Store(initialState: AppFeature.State()) {
 ///   AppFeature()
 /// } withDependencies: {
@@ -24,8 +24,9 @@ import NotificationFeature
 /// filter, muted types, the outbox, the pushes the feed has not listed) are kept in the same
 /// inbox, so a push received offline is still listed after a relaunch.
 ///
-/// > Important: Give each server its own cache (``cacheURL(for:beside:)``): a cache holds one
-/// > feed, and the first page of another server would replace it.
+/// > Important: Give each server and account its own cache
+/// > (``cacheURL(for:account:beside:)``): a cache holds one feed and the changes queued for it,
+/// > and another account's would be replaced by it, or sent with the wrong credentials.
 public struct AppBackend: Sendable {
   /// The database on the device: the feed itself, or the cache of the server's. The settings
   /// are kept in it.
@@ -50,27 +51,35 @@ public struct AppBackend: Sendable {
       settingsClient: cache.settingsClient)
   }
 
-  /// The cache of the feed of the server at `server`: `server-HOST-PORT-KEY.sqlite` in the
-  /// folder of `inbox` (the local inbox's database, such as `LocalInbox.defaultURL()`).
+  /// The cache of the feed of `account` (what identifies the person to the server: here its
+  /// token; `nil` for a server without accounts) on the server at `server`:
+  /// `server-HOST-PORT-KEY.sqlite` in the folder of `inbox` (the local inbox's database, such
+  /// as `LocalInbox.defaultURL()`).
+  ///
+  /// Everything kept for a server is kept per account: its feed, and the settings with the
+  /// changes queued offline. One cache for both, account B's first page replaced A's feed,
+  /// and a clear-all A queued offline was sent with B's credentials, deleting B's
+  /// notifications.
   ///
   /// The host and port make the name readable (`-PORT` only when the address has one); `KEY`
-  /// tells apart the servers they do not (`a.b` and `a-b`, `http` and `https` on one port, two
-  /// paths on one host). It is a hash of the server's address that is the same on every run
-  /// and every device.
+  /// tells apart what they do not: other servers (`a.b` and `a-b`, `http` and `https` on one
+  /// port, two paths on one host) and other accounts. It is a hash of the server's address and
+  /// the account, the same on every run and every device, which does not show the account.
   ///
-  /// A cache an earlier version made, named `server-HOST-PORT.sqlite`, is used while there is
-  /// none by the new name: it holds the changes queued offline and the settings.
-  public static func cacheURL(for server: URL, beside inbox: URL) -> URL {
+  /// Without an account, a cache an earlier version made (named `server-HOST-PORT.sqlite`) is
+  /// used while there is none by the new name: it holds the changes queued offline and the
+  /// settings. With one, it is not: nothing tells whose changes it queued. It stays on disk.
+  public static func cacheURL(for server: URL, account: String?, beside inbox: URL) -> URL {
     let host = (server.host ?? "server").map { $0.isLetter || $0.isNumber ? $0 : "-" }
     let port = server.port.map { "-\($0)" } ?? ""
     let address = server.absoluteString.hasSuffix("/")
       ? String(server.absoluteString.dropLast()) : server.absoluteString
+    let key = account.map { stableKey(address + "\u{0}" + $0) } ?? stableKey(address)
     let folder = inbox.deletingLastPathComponent()
-    let named = folder.appendingPathComponent(
-      "server-\(String(host))\(port)-\(stableKey(address)).sqlite")
+    let named = folder.appendingPathComponent("server-\(String(host))\(port)-\(key).sqlite")
     let earlier = folder.appendingPathComponent("server-\(String(host))\(port).sqlite")
     let files = FileManager.default
-    if !files.fileExists(atPath: named.path), files.fileExists(atPath: earlier.path) {
+    if account == nil, !files.fileExists(atPath: named.path), files.fileExists(atPath: earlier.path) {
       return earlier
     }
     return named

@@ -84,7 +84,8 @@ func main() async -> Int32 {
     if let server {
       // A database beside the local inbox caches the server's feed (shown at once, and when the
       // server cannot be reached) and keeps the feature's settings for that server.
-      let cache = LocalInbox(url: AppBackend.cacheURL(for: server.url, beside: inbox.url))
+      let cache = LocalInbox(
+        url: AppBackend.cacheURL(for: server.url, account: server.token, beside: inbox.url))
       do {
         try cache.open()
       } catch {

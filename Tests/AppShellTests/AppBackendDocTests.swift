@@ -17,13 +17,13 @@ struct AppBackendDocTests {
     let serverURL = try #require(URL(string: "http://127.0.0.1:9"))
     let token: String? = nil
     // What a session on the server cached before.
-    let earlier = LocalInbox(url: AppBackend.cacheURL(for: serverURL, beside: inboxURL))
+    let earlier = LocalInbox(url: AppBackend.cacheURL(for: serverURL, account: token, beside: inboxURL))
     let server = InMemoryNotificationBackend(seed: AppBackendTests.feed)
     _ = try await AppBackend.server(server.client, cachedIn: earlier).notificationClient
       .fetchPage(PageRequest(limit: NotificationsFeature.pageSize))
 
     // snippet: app-backend
-    let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, beside: inboxURL))
+    let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, account: token, beside: inboxURL))
     let store = Store(initialState: AppFeature.State()) {
       AppFeature()
     } withDependencies: {

@@ -181,7 +181,7 @@ struct AppBackendTests {
   @Test func eachServerHasItsOwnCacheBesideTheInbox() throws {
     let inbox = URL(fileURLWithPath: "/data/loom-notifications/inbox.sqlite")
     func cache(_ server: String) throws -> String {
-      try AppBackend.cacheURL(for: #require(URL(string: server)), beside: inbox).path
+      try AppBackend.cacheURL(for: #require(URL(string: server)), account: nil, beside: inbox).path
     }
     // Readable, and the same on every run: the key is FNV-1a of the address.
     #expect(
@@ -197,6 +197,49 @@ struct AppBackendTests {
     #expect(caches.allSatisfy { $0.hasPrefix("/data/loom-notifications/server-") })
   }
 
+  /// Account B signing in on the server account A used gets a cache of its own: with one cache
+  /// for both, a clear-all A queued offline was sent with B's credentials and deleted B's
+  /// notifications.
+  @Test func eachAccountOfAServerHasItsOwnCache() throws {
+    let inbox = URL(fileURLWithPath: "/data/loom-notifications/inbox.sqlite")
+    let server = try #require(URL(string: "http://127.0.0.1:8080"))
+    let a = AppBackend.cacheURL(for: server, account: "token-a", beside: inbox).path
+    let b = AppBackend.cacheURL(for: server, account: "token-b", beside: inbox).path
+    let none = AppBackend.cacheURL(for: server, account: nil, beside: inbox).path
+    #expect(Set([a, b, none]).count == 3)
+    #expect(a == AppBackend.cacheURL(for: server, account: "token-a", beside: inbox).path)
+    #expect(!a.contains("token-a"))
+    #expect(a.hasPrefix("/data/loom-notifications/server-127-0-0-1-8080-"))
+  }
+
+  @Test func aClearAllQueuedByOneAccountIsNotSentForAnother() async throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let inboxURL = folder.url.appendingPathComponent("inbox.sqlite")
+    let serverURL = try #require(URL(string: "http://127.0.0.1:8080"))
+    // One server, two accounts: each sees its own feed.
+    let accountA = InMemoryNotificationBackend(seed: Self.feed)
+    let accountB = InMemoryNotificationBackend(seed: [Self.notification("m1", minutesAgo: 15)])
+    func cache(_ account: String) -> LocalInbox {
+      LocalInbox(url: AppBackend.cacheURL(for: serverURL, account: account, beside: inboxURL))
+    }
+    // A clears all while the server cannot be reached: the clear-all is queued in A's cache.
+    let storeA = launchShell(.server(accountA.client, cachedIn: cache("token-a")))
+    try await waitFor("A's feed", in: storeA) { $0.hasLoaded && $0.listedIDs == Self.feedIDs }
+    accountA.goOffline()
+    storeA.send(.notifications(.clearAll))
+    try await waitFor("the clear-all, queued and saved", in: storeA) {
+      !$0.notifications.sync.outbox.isEmpty && $0.notifications.sync.outboxBeingSaved == nil
+    }
+    storeA.cancelAll()
+    // B signs in on the same server: nothing of A's is sent with B's credentials.
+    let storeB = launchShell(.server(accountB.client, cachedIn: cache("token-b")))
+    let loaded = try await waitFor("B's feed", in: storeB) { $0.hasLoaded && $0.listedIDs == ["m1"] }
+    #expect(loaded.notifications.sync.outbox.isEmpty)
+    storeB.cancelAll()
+    #expect(accountB.notifications.map(\.id) == ["m1"])
+  }
+
   @Test func aCacheAnEarlierVersionNamedIsKeptUntilThereIsOneByTheNewName() throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("loom-cache-name-\(UUID().uuidString)")
@@ -205,11 +248,13 @@ struct AppBackendTests {
     let inbox = folder.appendingPathComponent("inbox.sqlite")
     let server = try #require(URL(string: "http://127.0.0.1:8080"))
     let named = folder.appendingPathComponent("server-127-0-0-1-8080-75327da3b04bcbf2.sqlite")
-    #expect(AppBackend.cacheURL(for: server, beside: inbox).path == named.path)
+    #expect(AppBackend.cacheURL(for: server, account: nil, beside: inbox).path == named.path)
     let earlier = folder.appendingPathComponent("server-127-0-0-1-8080.sqlite")
     try Data("queued changes".utf8).write(to: earlier)
-    #expect(AppBackend.cacheURL(for: server, beside: inbox).path == earlier.path)
+    #expect(AppBackend.cacheURL(for: server, account: nil, beside: inbox).path == earlier.path)
+    // With an account it is not: nothing tells whose changes it queued.
+    #expect(AppBackend.cacheURL(for: server, account: "t", beside: inbox).path != earlier.path)
     try Data().write(to: named)
-    #expect(AppBackend.cacheURL(for: server, beside: inbox).path == named.path)
+    #expect(AppBackend.cacheURL(for: server, account: nil, beside: inbox).path == named.path)
   }
 }

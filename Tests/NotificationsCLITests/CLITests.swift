@@ -707,6 +707,29 @@ struct CLITests {
     #expect(try await cli("list").output == "No notifications.\n0 unread\n")
   }
 
+  /// Account A clears all while the server is down; account B then uses the same server: A's
+  /// queued clear-all stays A's. With one cache per server address, B's command sent it with
+  /// B's token and deleted B's notifications.
+  @Test func aChangeQueuedForOneAccountIsNotSentForAnother() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    let serverInbox = cli.folder.appendingPathComponent("server.sqlite").path
+    _ = try await cli("seed", "--count", "3", "--inbox", serverInbox, useInbox: false)
+    let (first, url) = try startServer(["--inbox", serverInbox, "--token", "a"])
+    #expect(try await cli("list", "--server", url, "--token", "a").output.contains("3 unread"))
+    stop(first)
+    let queued = try await cli("clear", "--server", url, "--token", "a")
+    #expect(queued.error.contains("1 change is saved"), "\(queued.error)")
+    // The same address, now serving account B.
+    let port = try #require(url.split(separator: ":").last.map(String.init))
+    let (second, _) = try startServer(["--inbox", serverInbox, "--token", "b", "--port", port])
+    defer { stop(second) }
+    let listed = try await cli("list", "--server", url, "--token", "b")
+    #expect(listed.status == 0, "\(listed.error)")
+    #expect(listed.output.contains("3 unread"), "\(listed.output)")
+    #expect(try await cli("list", "--server", url, "--token", "b").output.contains("3 unread"))
+  }
+
   /// An id that is not one is a usage error before anything is opened: `delete ''` used to
   /// print "Deleted ." and delete every notification on the server.
   @Test func anIDThatIsNotOneIsAUsageErrorAndTheServerKeepsEverything() async throws {
