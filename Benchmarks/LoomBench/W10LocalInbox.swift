@@ -57,9 +57,9 @@ private func runW10(count: Int, label: Int) async throws {
   let unread = try await medianMilliseconds(repetitions: 201) {
     guard try inbox.unreadCount() <= count else { throw W10Error("unread count out of range") }
   }
-  let latest = Int(try await client.changesSince("0").last?.cursor ?? "0") ?? 0
+  let latest = try await client.changesSince(.zero).last?.cursor ?? .zero
   let changes = try await medianMilliseconds(repetitions: 51) {
-    let events = try await client.changesSince(String(latest - 100))
+    let events = try await client.changesSince(ChangeCursor(latest.position - 100))
     guard events.count == 100 else { throw W10Error("\(events.count) changes since") }
   }
   var contact = 0

@@ -138,8 +138,8 @@ let feed = [
   await store.receive(.delegate(.unreadCountChanged(1)))
   await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
   // The backend's feed lists it: one item, no longer saved as a push.
-  await store.send(.liveEvent(NotificationEvent(.inserted(pushed), cursor: "1"))) {
-    $0.newestCursor = "1"
+  await store.send(.liveEvent(NotificationEvent(.inserted(pushed), cursor: 1))) {
+    $0.newestCursor = 1
     $0.unlistedPushIDs = []
     $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
   }

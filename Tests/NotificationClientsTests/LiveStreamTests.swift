@@ -89,7 +89,7 @@ struct LiveStreamTests {
     }
     let received = LockedState<[Int]>([])
     let reader = Task {
-      for try await event in stream { received.withLock { $0.append(event.cursor.flatMap { Int($0) } ?? -1) } }
+      for try await event in stream { received.withLock { $0.append(event.cursor.map { Int($0.position) } ?? -1) } }
     }
     defer { reader.cancel() }
     // A lost change never arrives: wait for all of them, for a bounded time.

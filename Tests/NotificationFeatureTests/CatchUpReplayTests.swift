@@ -50,8 +50,8 @@ struct CatchUpReplayTests {
     await store.receive(.updatesConnected) { $0.connection = .live }
     try await readElsewhere("n60", on: backend)
     let n60 = try #require(read("n60", on: backend))
-    await store.receive(.liveEvent(NotificationEvent(.updated(n60), cursor: "1"))) {
-      $0.newestCursor = "1"
+    await store.receive(.liveEvent(NotificationEvent(.updated(n60), cursor: 1))) {
+      $0.newestCursor = 1
       $0.notifications.append(n60)
       $0.unreadNotLoaded = 69
     }
@@ -75,7 +75,7 @@ struct CatchUpReplayTests {
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
-      $0.newestCursor = "2"
+      $0.newestCursor = 2
       $0.notifications = NotificationFeed(uniqueElements: PagedFeed.notifications.prefix(50))
       $0.unreadNotLoaded = 68
     }
@@ -116,7 +116,7 @@ struct CatchUpReplayTests {
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
-      $0.newestCursor = "2"
+      $0.newestCursor = 2
       $0.notifications = NotificationFeed(uniqueElements: PagedFeed.notifications.prefix(50))
       $0.unreadNotLoaded = 68
     }
@@ -125,7 +125,7 @@ struct CatchUpReplayTests {
     // The catch-up replays the change after "1", which the page reflects: it is skipped, and
     // so is the stream's replay of it.
     catchUp.resume(returning: ())
-    await store.receive(.caughtUp([NotificationEvent(.updated(n70), cursor: "2")]))
+    await store.receive(.caughtUp([NotificationEvent(.updated(n70), cursor: 2)]))
     #expect(store.state.unreadCount == backend.notifications.count(where: { !$0.isRead }))
     #expect(store.state.unreadCount == 118)
     await store.send(.onDisappear) { $0.connection = .offline }
@@ -143,7 +143,7 @@ struct CatchUpReplayTests {
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
-      $0.newestCursor = "2"
+      $0.newestCursor = 2
       $0.notifications = NotificationFeed(uniqueElements: PagedFeed.notifications.prefix(50))
       $0.unreadNotLoaded = 68
     }
@@ -155,8 +155,8 @@ struct CatchUpReplayTests {
     await clock.run()
     await store.receive(.reconnect(attempt: 1))
     await store.receive(.updatesConnected) { $0.connection = .live }
-    await store.receive(.caughtUp([NotificationEvent(.updated(n80), cursor: "3")])) {
-      $0.newestCursor = "3"
+    await store.receive(.caughtUp([NotificationEvent(.updated(n80), cursor: 3)])) {
+      $0.newestCursor = 3
       $0.notifications.append(n80)
       $0.unreadNotLoaded = 67
     }
@@ -174,16 +174,16 @@ struct CatchUpReplayTests {
     state.hasLoadedOnce = true
     state.notifications[id: "n1"]?.isRead = true
     // The first page reflected the changes up to cursor 33; the person's read came after.
-    state.newestCursor = "33"
+    state.newestCursor = 33
     let store = makeStore(state: state)
     // The stream replays the insertion of n1 (cursor 21): the list has it, as it is now.
-    await store.send(.liveEvent(NotificationEvent(.inserted(n1), cursor: "21")))
-    await store.send(.caughtUp([NotificationEvent(.updated(n1), cursor: "30")]))
+    await store.send(.liveEvent(NotificationEvent(.inserted(n1), cursor: 21)))
+    await store.send(.caughtUp([NotificationEvent(.updated(n1), cursor: 30)]))
     // A change after the page is applied, and moves the cursor on.
     var n2 = Fixtures.feed[1]
     n2.isRead = true
-    await store.send(.liveEvent(NotificationEvent(.updated(n2), cursor: "34"))) {
-      $0.newestCursor = "34"
+    await store.send(.liveEvent(NotificationEvent(.updated(n2), cursor: 34))) {
+      $0.newestCursor = 34
       $0.notifications[id: "n2"]?.isRead = true
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
@@ -195,18 +195,18 @@ struct CatchUpReplayTests {
   @Test func aBackendWhoseCursorsStartedAgainIsFollowedFromItsSnapshot() async {
     var state = NotificationsFeature.State(notifications: Fixtures.feed)
     state.hasLoadedOnce = true
-    state.newestCursor = "120"
+    state.newestCursor = 120
     let store = makeStore(state: state)
     let fresh = Fixtures.notification("f1", minutesAgo: 0)
-    await store.send(.caughtUp([NotificationEvent(.snapshot([fresh]), cursor: "3")])) {
-      $0.newestCursor = "3"
+    await store.send(.caughtUp([NotificationEvent(.snapshot([fresh]), cursor: 3)])) {
+      $0.newestCursor = 3
       $0.notifications = [fresh]
       $0.deletedIDs = []
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     let next = Fixtures.notification("f2", minutesAgo: -1)
-    await store.send(.liveEvent(NotificationEvent(.inserted(next), cursor: "4"))) {
-      $0.newestCursor = "4"
+    await store.send(.liveEvent(NotificationEvent(.inserted(next), cursor: 4))) {
+      $0.newestCursor = 4
       $0.notifications.insert(next, at: 0)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))

@@ -46,15 +46,15 @@ struct LifecycleTests {
 
     // A live insert of a newer notification lands at the top; a duplicate shows once.
     let newer = Fixtures.notification("n0", minutesAgo: 0)
-    live.continuation.yield(NotificationEvent(.inserted(newer), cursor: "e1"))
-    await store.receive(.liveEvent(NotificationEvent(.inserted(newer), cursor: "e1"))) {
-      $0.newestCursor = "e1"
+    live.continuation.yield(NotificationEvent(.inserted(newer), cursor: 1))
+    await store.receive(.liveEvent(NotificationEvent(.inserted(newer), cursor: 1))) {
+      $0.newestCursor = 1
       $0.notifications.insert(newer, at: 0)
     }
     await store.receive(.delegate(.unreadCountChanged(3)))
-    live.continuation.yield(NotificationEvent(.inserted(newer), cursor: "e2"))
-    await store.receive(.liveEvent(NotificationEvent(.inserted(newer), cursor: "e2"))) {
-      $0.newestCursor = "e2"
+    live.continuation.yield(NotificationEvent(.inserted(newer), cursor: 2))
+    await store.receive(.liveEvent(NotificationEvent(.inserted(newer), cursor: 2))) {
+      $0.newestCursor = 2
     }
 
     await store.send(.onDisappear) { $0.connection = .offline }
@@ -88,27 +88,27 @@ struct LifecycleTests {
         let attempt = attempts.withLock { $0 += 1; return $0 }
         return AsyncThrowingStream { continuation in
           if attempt == 1 {
-            continuation.yield(NotificationEvent(.deleted(id: "x"), cursor: "e1"))
+            continuation.yield(NotificationEvent(.deleted(id: "x"), cursor: 1))
             continuation.finish(throwing: UserFacingError.network)
           } else {
             // The reconnected stream repeats a change the catch-up has, then a new one.
-            continuation.yield(NotificationEvent(.deleted(id: "y"), cursor: "e3"))
-            continuation.yield(NotificationEvent(.deleted(id: "z"), cursor: "e4"))
+            continuation.yield(NotificationEvent(.deleted(id: "y"), cursor: 3))
+            continuation.yield(NotificationEvent(.deleted(id: "z"), cursor: 4))
           }
         }
       }
       $0.notificationClient.changesSince = { cursor in
-        #expect(cursor == "e1")
+        #expect(cursor == 1)
         return [
-          NotificationEvent(.inserted(missed), cursor: "e2"),
-          NotificationEvent(.deleted(id: "y"), cursor: "e3"),
+          NotificationEvent(.inserted(missed), cursor: 2),
+          NotificationEvent(.deleted(id: "y"), cursor: 3),
         ]
       }
     }
     await store.send(.reconnect(attempt: 0)) { $0.connection = .connecting }
     await store.receive(.updatesConnected) { $0.connection = .live }
-    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "x"), cursor: "e1"))) {
-      $0.newestCursor = "e1"
+    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "x"), cursor: 1))) {
+      $0.newestCursor = 1
       $0.deletedIDs = ["x"]
     }
     await store.receive(.updatesFailed(.network, attempt: 0)) {
@@ -120,17 +120,17 @@ struct LifecycleTests {
     // The catch-up comes before any live change; the live copy of e3 is skipped.
     await store.receive(
       .caughtUp([
-        NotificationEvent(.inserted(missed), cursor: "e2"),
-        NotificationEvent(.deleted(id: "y"), cursor: "e3"),
+        NotificationEvent(.inserted(missed), cursor: 2),
+        NotificationEvent(.deleted(id: "y"), cursor: 3),
       ])
     ) {
-      $0.newestCursor = "e3"
+      $0.newestCursor = 3
       $0.notifications = [missed]
       $0.deletedIDs.insert("y")
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "z"), cursor: "e4"))) {
-      $0.newestCursor = "e4"
+    await store.receive(.liveEvent(NotificationEvent(.deleted(id: "z"), cursor: 4))) {
+      $0.newestCursor = 4
       $0.deletedIDs.insert("z")
     }
     await store.send(.onDisappear) { $0.connection = .offline }

@@ -30,8 +30,8 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(1)))
     var stale = Fixtures.feed[0]
     stale.title = "Edited"
-    await store.send(.liveEvent(NotificationEvent(.updated(stale), cursor: "c9"))) {
-      $0.newestCursor = "c9"
+    await store.send(.liveEvent(NotificationEvent(.updated(stale), cursor: 9))) {
+      $0.newestCursor = 9
       $0.notifications[id: "n1"]?.title = "Edited"
     }
     gate.continuation.yield()

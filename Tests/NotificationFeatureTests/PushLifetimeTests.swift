@@ -118,11 +118,11 @@ struct PushLifetimeTests {
     let unread = Fixtures.notification("p1")
     await store.send(
       .caughtUp([
-        NotificationEvent(.inserted(unread), cursor: "1"),
-        NotificationEvent(.updated(unread), cursor: "2"),
+        NotificationEvent(.inserted(unread), cursor: 1),
+        NotificationEvent(.updated(unread), cursor: 2),
       ])
     ) {
-      $0.newestCursor = "2"
+      $0.newestCursor = 2
       $0.unlistedPushIDs = []
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["p1"])
       $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
@@ -303,23 +303,23 @@ struct PushLifetimeTests {
     }
     await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receivePushesSaved()
-    await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: "e1"))) {
-      $0.newestCursor = "e1"
+    await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: 1))) {
+      $0.newestCursor = 1
       $0.notifications = [Fixtures.feed[0], pushed]
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
     var listed = pushed
     listed.message = "From the backend"
-    await store.send(.liveEvent(NotificationEvent(.inserted(listed), cursor: "e2"))) {
-      $0.newestCursor = "e2"
+    await store.send(.liveEvent(NotificationEvent(.inserted(listed), cursor: 2))) {
+      $0.newestCursor = 2
       $0.notifications[id: "p1"] = listed
       $0.unlistedPushIDs = []
       $0.pushesBeingSaved = saved()
     }
     await store.receivePushesSaved()
     // Once the backend has listed it, its snapshots decide.
-    await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: "e3"))) {
-      $0.newestCursor = "e3"
+    await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: 3))) {
+      $0.newestCursor = 3
       $0.notifications = [Fixtures.feed[0]]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))

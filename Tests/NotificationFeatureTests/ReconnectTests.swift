@@ -13,8 +13,8 @@ import Testing
 struct ReconnectTests {
   /// Every cursor the feature opened the stream after, and caught up from.
   final class Calls: Sendable {
-    let opened = LockedState<[String?]>([])
-    let caughtUp = LockedState<[String]>([])
+    let opened = LockedState<[ChangeCursor?]>([])
+    let caughtUp = LockedState<[ChangeCursor]>([])
   }
 
   /// The backend's client, recording the cursors the feature passes.
@@ -74,7 +74,7 @@ struct ReconnectTests {
     var attempt = 0
     var cursor = 0
     var index = 0
-    var newestAtEachReconnect: [String] = []
+    var newestAtEachReconnect: [ChangeCursor] = []
     for drop in 1...8 {
       // A healthy connection: some hear a change, some stay quiet. (The first hears one: with
       // no cursor yet there is nothing to catch up from.)
@@ -83,8 +83,8 @@ struct ReconnectTests {
         let heard = newer(index)
         backend.insert(heard)
         cursor += 1
-        await store.receive(.liveEvent(NotificationEvent(.inserted(heard), cursor: "\(cursor)"))) {
-          $0.newestCursor = "\(cursor)"
+        await store.receive(.liveEvent(NotificationEvent(.inserted(heard), cursor: ChangeCursor(UInt64(cursor))))) {
+          $0.newestCursor = ChangeCursor(UInt64(cursor))
           $0.notifications.insert(heard, at: 0)
         }
         await store.receive(.delegate(.unreadCountChanged(index)))
@@ -100,7 +100,7 @@ struct ReconnectTests {
       let missed = newer(index)
       backend.insert(missed)
       cursor += 1
-      newestAtEachReconnect.append("\(cursor - 1)")
+      newestAtEachReconnect.append(ChangeCursor(UInt64(cursor - 1)))
       let delay = backoff.next(attempt: 0)
       #expect(delay >= .milliseconds(500) && delay < .seconds(1), "drop \(drop)")
       await clock.advance(by: delay)
@@ -108,8 +108,8 @@ struct ReconnectTests {
       await store.receive(.updatesConnected) { $0.connection = .live }
       // Caught up from the newest cursor before anything live; the stream's replay of the same
       // change is not applied twice.
-      await store.receive(.caughtUp([NotificationEvent(.inserted(missed), cursor: "\(cursor)")])) {
-        $0.newestCursor = "\(cursor)"
+      await store.receive(.caughtUp([NotificationEvent(.inserted(missed), cursor: ChangeCursor(UInt64(cursor)))])) {
+        $0.newestCursor = ChangeCursor(UInt64(cursor))
         $0.notifications.insert(missed, at: 0)
       }
       await store.receive(.delegate(.unreadCountChanged(index)))
@@ -117,7 +117,7 @@ struct ReconnectTests {
     }
 
     // Each reconnect opened the stream after, and caught up from, the newest cursor it had.
-    #expect(newestAtEachReconnect == ["1", "2", "4", "5", "7", "8", "10", "11"])
+    #expect(newestAtEachReconnect == [1, 2, 4, 5, 7, 8, 10, 11])
     #expect(calls.opened.withLock { $0 } == [nil] + newestAtEachReconnect)
     #expect(calls.caughtUp.withLock { $0 } == newestAtEachReconnect)
     #expect(store.state.notifications.count == 12)

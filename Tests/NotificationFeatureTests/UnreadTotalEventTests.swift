@@ -44,7 +44,7 @@ struct UnreadTotalEventTests {
         PagedFeed.page(0..<50, of: withPush, unreadTotal: 121, changes: 1), replacing: true)
     ) {
       $0.isLoading = false
-      $0.newestCursor = "1"
+      $0.newestCursor = 1
       $0.nextCursor = PagedFeed.cursor(50, of: withPush)
       $0.notifications = NotificationFeed(uniqueElements: withPush.prefix(50))
       $0.unlistedPushIDs = []
@@ -112,8 +112,8 @@ struct UnreadTotalEventTests {
     let store = await PagedFeed.loadedStore()
     // A new notification: one more.
     let new = Fixtures.notification("new")
-    await store.send(.liveEvent(NotificationEvent(.inserted(new), cursor: "1"))) {
-      $0.newestCursor = "1"
+    await store.send(.liveEvent(NotificationEvent(.inserted(new), cursor: 1))) {
+      $0.newestCursor = 1
       $0.notifications.insert(new, at: 0)
     }
     await store.receive(.delegate(.unreadCountChanged(121)))
@@ -121,8 +121,8 @@ struct UnreadTotalEventTests {
     // Read on another device, loaded here: one fewer.
     var read = feed[3]
     read.isRead = true
-    await store.send(.liveEvent(NotificationEvent(.updated(read), cursor: "2"))) {
-      $0.newestCursor = "2"
+    await store.send(.liveEvent(NotificationEvent(.updated(read), cursor: 2))) {
+      $0.newestCursor = 2
       $0.notifications[id: "n3"]?.isRead = true
     }
     await store.receive(.delegate(.unreadCountChanged(120)))
@@ -130,8 +130,8 @@ struct UnreadTotalEventTests {
     // Read on another device, not loaded here: it is loaded, and one fewer.
     var readElsewhere = feed[80]
     readElsewhere.isRead = true
-    await store.send(.liveEvent(NotificationEvent(.updated(readElsewhere), cursor: "3"))) {
-      $0.newestCursor = "3"
+    await store.send(.liveEvent(NotificationEvent(.updated(readElsewhere), cursor: 3))) {
+      $0.newestCursor = 3
       $0.notifications.append(readElsewhere)
       $0.unreadNotLoaded = 69
     }
@@ -140,15 +140,15 @@ struct UnreadTotalEventTests {
     // Marked unread on another device, not loaded here: loaded, and one more.
     var unreadElsewhere = feed[125]
     unreadElsewhere.isRead = false
-    await store.send(.liveEvent(NotificationEvent(.updated(unreadElsewhere), cursor: "4"))) {
-      $0.newestCursor = "4"
+    await store.send(.liveEvent(NotificationEvent(.updated(unreadElsewhere), cursor: 4))) {
+      $0.newestCursor = 4
       $0.notifications.append(unreadElsewhere)
     }
     await store.receive(.delegate(.unreadCountChanged(120)))
 
     // An unread one deleted on another device, loaded here: one fewer.
-    await store.send(.liveEvent(NotificationEvent(.deleted(id: "n4"), cursor: "5"))) {
-      $0.newestCursor = "5"
+    await store.send(.liveEvent(NotificationEvent(.deleted(id: "n4"), cursor: 5))) {
+      $0.newestCursor = 5
       $0.notifications.remove(id: "n4")
       $0.deletedIDs = ["n4"]
     }
@@ -171,8 +171,8 @@ struct UnreadTotalEventTests {
 
     // A snapshot is the whole feed: its unread ones are the count.
     let snapshot = feed.prefix(11).filter { $0.id != "n4" }
-    await store.send(.liveEvent(NotificationEvent(.snapshot(snapshot), cursor: "6"))) {
-      $0.newestCursor = "6"
+    await store.send(.liveEvent(NotificationEvent(.snapshot(snapshot), cursor: 6))) {
+      $0.newestCursor = 6
       $0.notifications = NotificationFeed(uniqueElements: snapshot)
       $0.unreadNotLoaded = 0
     }

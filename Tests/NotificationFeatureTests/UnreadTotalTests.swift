@@ -37,7 +37,7 @@ struct UnreadTotalTests {
         PagedFeed.page(0..<50, of: confirmed, unreadTotal: 119, changes: 1), replacing: true)
     ) {
       $0.isLoading = false
-      $0.newestCursor = "1"
+      $0.newestCursor = 1
     }
 
     // Another device reads two notifications this one has not loaded: the next refresh says so.
@@ -50,7 +50,7 @@ struct UnreadTotalTests {
         PagedFeed.page(0..<50, of: confirmed, unreadTotal: 117, changes: 3), replacing: true)
     ) {
       $0.isLoading = false
-      $0.newestCursor = "3"
+      $0.newestCursor = 3
       $0.unreadNotLoaded = 68
     }
     await store.receive(.delegate(.unreadCountChanged(117)))

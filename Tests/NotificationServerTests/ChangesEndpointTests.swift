@@ -41,9 +41,9 @@ struct ChangesEndpointTests {
     try await server.inbox.notificationClient.delete("n1")
     let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
     #expect(
-      try await client.changesSince("0") == [
-        NotificationEvent(.inserted(sample("n1")), cursor: "1"),
-        NotificationEvent(.deleted(id: "n1"), cursor: "2"),
+      try await client.changesSince(0) == [
+        NotificationEvent(.inserted(sample("n1")), cursor: 1),
+        NotificationEvent(.deleted(id: "n1"), cursor: 2),
       ])
   }
 }

@@ -42,7 +42,7 @@ struct LossyDecodingTests {
   @Test func theChangeCursorIsDecodedWhenTheServerSendsIt() throws {
     let json = #"{"items":[],"hasMore":false,"unreadTotal":0,"changeCursor":"42"}"#
     let page = try JSONDecoder().decode(LossyPage.self, from: Data(json.utf8))
-    #expect(page.changeCursor == "42")
+    #expect(page.changeCursor == 42)
     let older = #"{"items":[],"hasMore":false,"unreadTotal":0}"#
     #expect(try JSONDecoder().decode(LossyPage.self, from: Data(older.utf8)).changeCursor == nil)
   }
@@ -51,9 +51,9 @@ struct LossyDecodingTests {
     let old = #"{"items":[],"nextCursor":null,"hasMore":false,"unreadTotal":3}"#
     let page = try JSONDecoder().decode(NotificationPage.self, from: Data(old.utf8))
     #expect(page == NotificationPage(items: [], unreadTotal: 3, changeCursor: nil))
-    let encoded = try JSONEncoder().encode(NotificationPage(items: [], changeCursor: "9"))
+    let encoded = try JSONEncoder().encode(NotificationPage(items: [], changeCursor: 9))
     let decoded = try JSONDecoder().decode(NotificationPage.self, from: encoded)
-    #expect(decoded.changeCursor == "9")
+    #expect(decoded.changeCursor == 9)
   }
 
   @Test func aPageEncodedWithoutAnUnreadTotalDecodesWithout() throws {

@@ -25,7 +25,7 @@ struct ServerIntegrationTests {
     try await client.markAllAsRead(["n1"])
     try await client.delete("n2")
     await #expect(throws: UserFacingError.notFound) { try await client.delete("n2") }
-    let changes = try await client.changesSince("5")
+    let changes = try await client.changesSince(5)
     #expect(changes.count == 4)
     try await client.deleteAll()
     #expect(try await client.fetchPage(PageRequest(limit: 10)).items.isEmpty)
@@ -144,12 +144,12 @@ struct ServerIntegrationTests {
     defer { server.stop() }
     let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
     // Seeding the inbox logged five insertions.
-    #expect(try await client.fetchPage(PageRequest(limit: 2)).changeCursor == "5")
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).changeCursor == 5)
     try await client.markAllAsRead(["n0", "n3"])
     let page = try await client.fetchPage(PageRequest(limit: 2))
-    #expect(page.changeCursor == "7")
+    #expect(page.changeCursor == 7)
     // Catching up from a page's cursor replays nothing the page has.
-    #expect(try await client.changesSince("7").isEmpty)
+    #expect(try await client.changesSince(7).isEmpty)
     let response = await server.raw(
       "GET /api/notifications?limit=1 HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
         + "Connection: close\r\n\r\n")

@@ -241,11 +241,11 @@ public final class NotificationAPI: Sendable {
       guard let since = try Self.number("since", in: request, range: positions) else {
         throw InvalidParameter(message: "since is required")
       }
-      return .json(try await client.changesSince(String(since)).map(WireEvent.init))
+      return .json(try await client.changesSince(ChangeCursor(UInt64(since))).map(WireEvent.init))
     case ("GET", 1) where rest[0] == "stream":
       let lastEventID = try Self.number(
         "Last-Event-ID", request.header("last-event-id"), range: positions)
-      return .eventStream(try await events(after: lastEventID.map(String.init)))
+      return .eventStream(try await events(after: lastEventID.map { ChangeCursor(UInt64($0)) }))
     case ("GET", 1) where rest[0] == "unread":
       let entity = try Self.entity(in: request)
       let limit = try Self.number("limit", in: request, range: 1...Self.maximumLimit)
@@ -291,12 +291,12 @@ public final class NotificationAPI: Sendable {
   /// The live stream is opened before this returns, so by the time the response's head tells
   /// the client it is connected no change can slip between the catch-up and the live changes.
   /// A live change the catch-up already sent (same cursor) is not sent again.
-  func events(after lastEventID: String?) async throws -> AsyncStream<ServerSentEvent> {
+  func events(after lastEventID: ChangeCursor?) async throws -> AsyncStream<ServerSentEvent> {
     let client = client
     let live = try await client.updates(lastEventID)
     return AsyncStream { continuation in
       let task = Task {
-        var sent: Set<String> = []
+        var sent: Set<ChangeCursor> = []
         if let lastEventID, let missed = try? await client.changesSince(lastEventID) {
           for event in missed { continuation.yield(Self.encode(event)) }
           sent = Set(missed.compactMap(\.cursor))
@@ -333,7 +333,7 @@ public final class NotificationAPI: Sendable {
       data = try? encoder.encode(notifications)
     }
     return ServerSentEvent(
-      event: name, id: event.cursor, data: String(decoding: data ?? Data(), as: UTF8.self))
+      event: name, id: event.cursor?.description, data: String(decoding: data ?? Data(), as: UTF8.self))
   }
 
   /// Decodes a request body, which must be JSON as RFC 8259 writes it: Foundation's decoder

@@ -37,7 +37,8 @@ extension NotificationClient {
       updates: { since in try await api.events(since: since) },
       changesSince: { cursor in
         let data = try await api.send(
-          "GET", "api/notifications/changes", query: [URLQueryItem(name: "since", value: cursor)])
+          "GET", "api/notifications/changes",
+          query: [URLQueryItem(name: "since", value: cursor.description)])
         return try api.decode([WireEvent].self, from: data).map(\.event)
       },
       markAsRead: { id in
@@ -115,7 +116,7 @@ package struct LossyPage: Decodable {
   package var hasMore: Bool
   package var unreadTotal: Int?
   package var unreadTotalProblem: String?
-  package var changeCursor: String?
+  package var changeCursor: ChangeCursor?
 
   enum CodingKeys: String, CodingKey { case items, nextCursor, hasMore, unreadTotal, changeCursor }
 
@@ -139,7 +140,9 @@ package struct LossyPage: Decodable {
     }
     nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
     hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore) ?? false
+    // A cursor that is not digits is no cursor (an older or foreign server's): left out.
     changeCursor = try container.decodeIfPresent(String.self, forKey: .changeCursor)
+      .flatMap(ChangeCursor.init)
     do {
       let total = try container.decodeIfPresent(Int.self, forKey: .unreadTotal)
       if let total, total < 0 {
@@ -268,11 +271,11 @@ struct HTTPAPI: Sendable {
   /// Opens the live event stream, parsed from Server-Sent Events, resuming after `since`.
   /// Returns once the server has accepted it (a 2xx response head); throws the mapped error if
   /// it refuses or cannot be reached.
-  func events(since: String?) async throws -> AsyncThrowingStream<NotificationEvent, any Error> {
+  func events(since: ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error> {
     var request = try request("GET", "api/notifications/stream")
     request.timeoutInterval = 3_600
     request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-    if let since { request.setValue(since, forHTTPHeaderField: "Last-Event-ID") }
+    if let since { request.setValue(since.description, forHTTPHeaderField: "Last-Event-ID") }
     let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
     let reader = EventStreamReader(
       continuation: continuation, issueReporter: DependencyValues.current.issueReporter)

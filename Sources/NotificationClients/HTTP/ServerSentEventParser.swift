@@ -116,21 +116,22 @@ package enum EventStreamProblem: Error, Equatable, Sendable {
     let payload = Data(message.data.utf8)
     let decoder = JSONDecoder()
     let name = message.event ?? "message"
+    let cursor = message.id.flatMap(ChangeCursor.init)
     do {
       switch message.event {
       case "inserted":
         return NotificationEvent(
-          .inserted(try decoder.decode(NotificationData.self, from: payload)), cursor: message.id)
+          .inserted(try decoder.decode(NotificationData.self, from: payload)), cursor: cursor)
       case "updated":
         return NotificationEvent(
-          .updated(try decoder.decode(NotificationData.self, from: payload)), cursor: message.id)
+          .updated(try decoder.decode(NotificationData.self, from: payload)), cursor: cursor)
       case "deleted":
         struct Deleted: Decodable { var id: String }
         return NotificationEvent(
-          .deleted(id: try decoder.decode(Deleted.self, from: payload).id), cursor: message.id)
+          .deleted(id: try decoder.decode(Deleted.self, from: payload).id), cursor: cursor)
       case "snapshot":
         return NotificationEvent(
-          .snapshot(try decoder.decode([NotificationData].self, from: payload)), cursor: message.id)
+          .snapshot(try decoder.decode([NotificationData].self, from: payload)), cursor: cursor)
       default:
         throw EventStreamProblem.unknownEvent(message.event)
       }

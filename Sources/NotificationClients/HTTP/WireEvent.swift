@@ -24,7 +24,8 @@ package struct WireEvent: Codable, Equatable, Sendable {
 
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
+    // A cursor that is not digits is no cursor (an older or foreign server's): left out.
+    let cursor = try container.decodeIfPresent(String.self, forKey: .cursor).flatMap(ChangeCursor.init)
     let kind = try container.decode(String.self, forKey: .kind)
     let change: NotificationChange
     switch kind {

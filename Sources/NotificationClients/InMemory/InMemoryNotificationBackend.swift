@@ -28,10 +28,10 @@ public final class InMemoryNotificationBackend: Sendable {
   struct State {
     /// Newest first; by id, so each call finds its notification in O(1).
     var notifications: IdentifiedArrayOf<NotificationData>
-    var cursor = 0
+    var cursor: UInt64 = 0
     var faults = Faults()
     var random: SeededRandomNumberGenerator
-    var log: [(cursor: Int, change: NotificationChange)] = []
+    var log: [(cursor: UInt64, change: NotificationChange)] = []
   }
 
   private let state: LockedState<State>
@@ -112,7 +112,7 @@ public final class InMemoryNotificationBackend: Sendable {
           return NotificationPage(
             items: items, nextCursor: hasMore ? items.last.map { PageKey(after: $0).cursor } : nil,
             hasMore: hasMore, unreadTotal: elements.count(where: { !$0.isRead }),
-            changeCursor: String(state.cursor))
+            changeCursor: ChangeCursor(state.cursor))
         }
       },
       updates: { since in
@@ -121,27 +121,27 @@ public final class InMemoryNotificationBackend: Sendable {
         // change is missed or told twice.
         return self.broadcast.open {
           self.state.withLock { state in
-            let after = since.map { Int($0) ?? 0 } ?? state.cursor
+            let after = since?.position ?? state.cursor
             let missed = state.log.filter { $0.cursor > after }.map {
-              NotificationEvent($0.change, cursor: String($0.cursor))
+              NotificationEvent($0.change, cursor: ChangeCursor($0.cursor))
             }
-            return (min(after, state.cursor), missed)
+            return (ChangeCursor(min(after, state.cursor)), missed)
           }
         }
       },
       changesSince: { cursor in
         try await self.call()
-        let since = Int(cursor) ?? 0
+        let since = cursor.position
         return self.state.withLock { state in
           // A cursor newer than any change is another backend's: the whole feed instead.
           guard since <= state.cursor else {
             return [
               NotificationEvent(
-                .snapshot(state.notifications.elements), cursor: String(state.cursor))
+                .snapshot(state.notifications.elements), cursor: ChangeCursor(state.cursor))
             ]
           }
           return state.log.filter { $0.cursor > since }.map {
-            NotificationEvent($0.change, cursor: String($0.cursor))
+            NotificationEvent($0.change, cursor: ChangeCursor($0.cursor))
           }
         }
       },
@@ -250,7 +250,7 @@ public final class InMemoryNotificationBackend: Sendable {
         let logged = state.log.count
         let result = try body(&state)
         let events = state.log[logged...].map {
-          NotificationEvent($0.change, cursor: String($0.cursor))
+          NotificationEvent($0.change, cursor: ChangeCursor($0.cursor))
         }
         return (result, Array(events))
       }

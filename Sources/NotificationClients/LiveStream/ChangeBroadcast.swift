@@ -20,7 +20,7 @@ final class ChangeBroadcast: Sendable {
   private struct Listener {
     var continuation: Stream.Continuation
     /// The cursor of the newest change the stream was sent (or had seen when it opened).
-    var cursor: Int
+    var cursor: ChangeCursor
   }
 
   /// A plain lock, not a `LockedState<Void>`: an empty value shares its address with the lock's
@@ -48,7 +48,7 @@ final class ChangeBroadcast: Sendable {
   /// when the stream ends, after it is closed here.
   func open(
     _ id: UUID = UUID(),
-    _ start: () throws -> (cursor: Int, missed: [NotificationEvent]),
+    _ start: () throws -> (cursor: ChangeCursor, missed: [NotificationEvent]),
     onTermination: @escaping @Sendable () -> Void = {}
   ) rethrows -> Stream {
     try delivery.withLock {
@@ -68,7 +68,7 @@ final class ChangeBroadcast: Sendable {
 
   /// Sends the stream `stream` the changes `missed` gives after the cursor it has seen, as one
   /// step with no other change sent meanwhile.
-  func catchUp(_ stream: UUID, with missed: (Int) -> [NotificationEvent]?) {
+  func catchUp(_ stream: UUID, with missed: (ChangeCursor) -> [NotificationEvent]?) {
     delivery.withLock {
       guard let cursor = listeners.withLock({ $0[stream]?.cursor }), let events = missed(cursor)
       else { return }
@@ -109,12 +109,12 @@ final class ChangeBroadcast: Sendable {
   /// The events with a cursor after `cursor`, which moves on to the last of them: a change
   /// this process made arrives both when it is made and when the log is read again, and is
   /// sent once.
-  private static func unsent(_ events: [NotificationEvent], after cursor: inout Int)
+  private static func unsent(_ events: [NotificationEvent], after cursor: inout ChangeCursor)
     -> [NotificationEvent]
   {
     var unsent: [NotificationEvent] = []
     for event in events {
-      guard let eventCursor = event.cursor.flatMap(Int.init), eventCursor > cursor else { continue }
+      guard let eventCursor = event.cursor, eventCursor > cursor else { continue }
       cursor = eventCursor
       unsent.append(event)
     }

@@ -257,7 +257,7 @@ package final class InboxDatabase: Sendable {
         return NotificationPage(
           items: items, nextCursor: hasMore ? items.last.map { PageKey(after: $0).cursor } : nil,
           hasMore: hasMore, unreadTotal: try Self.unreadCount(db),
-          changeCursor: String(try Self.latestCursor(db)))
+          changeCursor: try Self.latestCursor(db))
       }
     }
   }
@@ -337,28 +337,29 @@ package final class InboxDatabase: Sendable {
   }
 
   /// The cursor of the newest change (0 before any).
-  package func latestCursor() throws(InboxError) -> Int {
+  package func latestCursor() throws(InboxError) -> ChangeCursor {
     try reading { db in try Self.latestCursor(db) }
   }
 
   /// The changes after `cursor`, oldest first. When the log no longer holds every change after
   /// it, or `cursor` is newer than any change (it came from another inbox, or one made again
   /// since), one snapshot of the whole feed instead.
-  package func changes(since cursor: Int) throws(InboxError) -> [NotificationEvent] {
+  package func changes(since cursor: ChangeCursor) throws(InboxError) -> [NotificationEvent] {
     try reading { db in
       let latest = try Self.latestCursor(db)
       guard cursor != latest else { return [] }
       let oldest =
-        try db.statement("SELECT min(cursor) FROM changes").firstRow { $0.int(at: 0) } ?? latest
-      if cursor < oldest - 1 || cursor > latest {
+        try db.statement("SELECT min(cursor) FROM changes").firstRow { UInt64($0.int(at: 0)) }
+        ?? latest.position
+      if cursor.position + 1 < oldest || cursor > latest {
         let all = try db.statement(
           "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id"
         ).rows([], Self.notification)
-        return [NotificationEvent(.snapshot(all), cursor: String(latest))]
+        return [NotificationEvent(.snapshot(all), cursor: latest)]
       }
       return try db.statement(
         "SELECT cursor, kind, id, json FROM changes WHERE cursor > ? ORDER BY cursor"
-      ).rows([.integer(Int64(cursor))], Self.event)
+      ).rows([.integer(Int64(clamping: cursor.position))], Self.event)
     }
   }
 
@@ -538,7 +539,9 @@ package final class InboxDatabase: Sendable {
   /// `NotificationEvent.cursor`), unless it is a snapshot.
   package func cache(_ events: [NotificationEvent]) throws {
     try writing { db in
-      var newest = try Self.setting(Self.remoteCursorKey, in: db).map { String(decoding: $0, as: UTF8.self) }
+      var newest = try Self.setting(Self.remoteCursorKey, in: db).flatMap {
+        ChangeCursor(String(decoding: $0, as: UTF8.self))
+      }
       for event in events {
         if let cursor = event.cursor {
           if event.isReplay(upTo: newest) { continue }
@@ -546,7 +549,9 @@ package final class InboxDatabase: Sendable {
         }
         try Self.cache(event.change, in: db)
       }
-      if let newest { try Self.saveSetting(Data(newest.utf8), forKey: Self.remoteCursorKey, in: db) }
+      if let newest {
+        try Self.saveSetting(Data(newest.description.utf8), forKey: Self.remoteCursorKey, in: db)
+      }
     }
   }
 
@@ -603,7 +608,7 @@ package final class InboxDatabase: Sendable {
       for notification in page.items { try Self.upsert(notification, in: db) }
       // The page reflects the remote's changes up to its cursor: a replay of them is skipped.
       if let cursor = page.changeCursor {
-        try Self.saveSetting(Data(cursor.utf8), forKey: Self.remoteCursorKey, in: db)
+        try Self.saveSetting(Data(cursor.description.utf8), forKey: Self.remoteCursorKey, in: db)
       }
     }
   }
@@ -662,9 +667,10 @@ package final class InboxDatabase: Sendable {
     try db.statement("SELECT unread FROM counts").firstRow { $0.int(at: 0) } ?? 0
   }
 
-  private static func latestCursor(_ db: SQLiteConnection) throws(SQLiteError) -> Int {
-    try db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
-      .firstRow { $0.int(at: 0) } ?? 0
+  private static func latestCursor(_ db: SQLiteConnection) throws(SQLiteError) -> ChangeCursor {
+    ChangeCursor(
+      try db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
+        .firstRow { UInt64(max(0, $0.int(at: 0))) } ?? 0)
   }
 
   /// Logs a change, trims the log, and returns the change as an event with its cursor.
@@ -679,7 +685,7 @@ package final class InboxDatabase: Sendable {
       try db.execute(
         "DELETE FROM changes WHERE cursor <= ?", [.integer(cursor - Int64(changeLogLimit))])
     }
-    return NotificationEvent(change, cursor: String(cursor))
+    return NotificationEvent(change, cursor: ChangeCursor(UInt64(max(0, cursor))))
   }
 
   private static func columns(of change: NotificationChange) throws -> (String, String?, Data?) {
@@ -697,7 +703,7 @@ package final class InboxDatabase: Sendable {
   }
 
   private static func event(_ row: SQLiteStatement) throws(SQLiteError) -> NotificationEvent {
-    let cursor = row.text(at: 0)
+    let cursor = ChangeCursor(UInt64(max(0, row.int(at: 0))))
     let decoder = JSONDecoder()
     do {
       switch row.text(at: 1) {

@@ -149,12 +149,11 @@ public final class LocalInbox: Sendable {
           try self.database().page(after: key, limit: request.limit)
         }
       },
-      // Opening is immediate and the stream starts from now: the feature catches up with
-      // `changesSince` on every connect.
-      updates: { _ in try self.updates() },
+      // Opening is immediate: the stream starts with the changes after `since`, read with
+      // its opening, so none made between a page and the stream is missed.
+      updates: { since in try self.updates(since: since) },
       changesSince: { cursor in
-        let since = try Self.position(cursor)
-        return try Self.mapping { () throws(InboxError) in try self.database().changes(since: since) }
+        try Self.mapping { () throws(InboxError) in try self.database().changes(since: cursor) }
       },
       markAsRead: { id in try self.change { try $0.setRead(id, true) } },
       markAsUnread: { id in try self.change { try $0.setRead(id, false) } },
@@ -184,14 +183,6 @@ public final class LocalInbox: Sendable {
     return key
   }
 
-  /// The position a change cursor this inbox gave stands for.
-  private static func position(_ cursor: String) throws(UserFacingError) -> Int {
-    guard let value = Int(cursor), value >= 0 else {
-      throw UserFacingError(
-        InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
-    }
-    return value
-  }
 
   /// The settings client over the inbox: settings live in the same database.
   public var settingsClient: SettingsClient {
@@ -278,9 +269,12 @@ public final class LocalInbox: Sendable {
     }
   }
 
-  /// Changes made through this inbox as they happen, and those other processes made, noticed
-  /// by checking the database's data version every `pollInterval`.
-  private func updates() throws -> AsyncThrowingStream<NotificationEvent, any Error> {
+  /// The changes after `since` (from now without one), then changes made through this inbox as
+  /// they happen, and those other processes made, noticed by checking the database's data
+  /// version every `pollInterval`.
+  private func updates(since: ChangeCursor?) throws
+    -> AsyncThrowingStream<NotificationEvent, any Error>
+  {
     let database = try Self.mapping { () throws(InboxError) in try self.database() }
     let id = UUID()
     let clock = clock
@@ -304,7 +298,13 @@ public final class LocalInbox: Sendable {
     }
     do {
       return try broadcast.open(id) {
-        (try Self.mapping { () throws(InboxError) in try database.latestCursor() }, [])
+        try Self.mapping { () throws(InboxError) in
+          let latest = try database.latestCursor()
+          guard let since, since != latest else { return (latest, []) }
+          // A cursor newer than the log's (another inbox's) is answered with a snapshot at the
+          // newest change: the stream starts before it so that it is sent.
+          return (min(since, latest), try database.changes(since: since))
+        }
       } onTermination: {
         poller.cancel()
       }

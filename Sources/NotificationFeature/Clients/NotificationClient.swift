@@ -1,107 +1,6 @@
 import Foundation
 import Loom
 
-/// Which page of the feed to fetch: the first, or the one after a page's `nextCursor`.
-///
-/// A cursor names the last notification of the page before (its timestamp and id), never an
-/// offset: the next page starts right after that notification, so one inserted or deleted
-/// meanwhile moves no other between pages.
-///
-/// ```swift
-/// let first = PageRequest(limit: 50)
-/// let next = PageRequest(limit: 50, cursor: page.nextCursor)
-/// ```
-public struct PageRequest: Sendable, Hashable, Codable {
-  /// How many notifications the page holds at most.
-  public var limit: Int
-  /// The `nextCursor` of the page before; `nil` for the first page.
-  public var cursor: String?
-
-  public init(limit: Int, cursor: String? = nil) {
-    self.limit = limit
-    self.cursor = cursor
-  }
-}
-
-/// One page of the feed, newest first, with the number of unread notifications the whole feed
-/// holds.
-///
-/// ```swift
-/// let page = try await client.fetchPage(PageRequest(limit: 50))
-/// let unread = page.unreadTotal  // the whole feed's: 120, though the page holds 50
-/// ```
-public struct NotificationPage: Sendable, Hashable, Codable {
-  public var items: [NotificationData]
-  public var nextCursor: String?
-  public var hasMore: Bool
-  /// How many notifications of the whole feed are unread when the page is made, the ones on
-  /// later pages included; `nil` when the backend does not say (a page encoded without it
-  /// decodes as `nil`). The feature's unread count is this total, adjusted by the changes it
-  /// has made that the backend has not confirmed yet; without it, the count is of the
-  /// notifications loaded.
-  public var unreadTotal: Int?
-  /// The cursor of the newest change the page reflects: the backend's newest change cursor
-  /// (the one ``NotificationEvent/cursor`` and ``NotificationClient/changesSince`` use) when
-  /// it read the page. `nil` when the backend does not say (a page encoded without it decodes
-  /// as `nil`).
-  ///
-  /// A first page replaces the list, so the feature catches up from here on its next
-  /// (re)connect, and a catch-up asked for earlier skips the changes up to this one: a change
-  /// the page already has is not applied twice.
-  public var changeCursor: String?
-
-  public init(
-    items: [NotificationData], nextCursor: String? = nil, hasMore: Bool = false,
-    unreadTotal: Int? = nil, changeCursor: String? = nil
-  ) {
-    self.items = items
-    self.nextCursor = nextCursor
-    self.hasMore = hasMore
-    self.unreadTotal = unreadTotal
-    self.changeCursor = changeCursor
-  }
-}
-
-/// A change to the feed reported by the live stream or a catch-up fetch.
-public enum NotificationChange: Sendable, Hashable, Codable {
-  case inserted(NotificationData)
-  case updated(NotificationData)
-  case deleted(id: String)
-  /// The whole feed, replacing what the client had.
-  case snapshot([NotificationData])
-}
-
-/// A change with the cursor after it, so a reconnecting client can catch up from there.
-public struct NotificationEvent: Sendable, Hashable, Codable {
-  public var change: NotificationChange
-  /// Where the change is in the backend's log. Cursors are opaque, but the feature compares
-  /// two that are whole numbers (as every client in NotificationClients gives) as numbers: a
-  /// change at or before the newest cursor it has (a first page's ``NotificationPage/changeCursor``,
-  /// or the last change it applied) is one it has already, and is skipped, unless it is a
-  /// snapshot. Other cursors are only compared for equality.
-  ///
-  /// So a backend's whole-number cursors only ever increase; one that starts them again (a new
-  /// database) answers a catch-up from a cursor newer than its newest change with a snapshot,
-  /// as every backend in NotificationClients does.
-  public var cursor: String?
-
-  public init(_ change: NotificationChange, cursor: String? = nil) {
-    self.change = change
-    self.cursor = cursor
-  }
-
-  /// Whether this is a change one already has who has applied the changes up to `newest`: its
-  /// cursor and `newest` are whole numbers and it is not after it. A snapshot never is: it is
-  /// the whole feed, and a backend whose cursors started again (a new database) answers a
-  /// catch-up from a cursor newer than its own with one (see ``cursor``).
-  package func isReplay(upTo newest: String?) -> Bool {
-    if case .snapshot = change { return false }
-    guard let cursor, let newest, let position = UInt64(cursor), let newestPosition = UInt64(newest)
-    else { return false }
-    return position <= newestPosition
-  }
-}
-
 /// The backend of the notification feed. Endpoints throw ``UserFacingError``.
 ///
 /// ```swift
@@ -122,9 +21,9 @@ public struct NotificationClient: Sendable {
   /// connected. A backend that can replay starts the stream with the changes after `since`; the
   /// feature also catches up with ``changesSince`` on every connect and skips a replayed change
   /// it already has (same cursor), so a backend that cannot replay is correct too.
-  public var updates: @Sendable (_ since: String?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>
+  public var updates: @Sendable (_ since: ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>
   /// Every change after a cursor, to catch up after a reconnect.
-  public var changesSince: @Sendable (String) async throws -> [NotificationEvent]
+  public var changesSince: @Sendable (ChangeCursor) async throws -> [NotificationEvent]
   public var markAsRead: @Sendable (String) async throws -> Void
   public var markAsUnread: @Sendable (String) async throws -> Void
   /// Marks the given ids read, or every notification when `nil`.
@@ -156,8 +55,8 @@ public struct NotificationClient: Sendable {
 
   public init(
     fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
-    updates: @escaping @Sendable (String?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
-    changesSince: @escaping @Sendable (String) async throws -> [NotificationEvent],
+    updates: @escaping @Sendable (ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
+    changesSince: @escaping @Sendable (ChangeCursor) async throws -> [NotificationEvent],
     markAsRead: @escaping @Sendable (String) async throws -> Void,
     markAsUnread: @escaping @Sendable (String) async throws -> Void,
     markAllAsRead: @escaping @Sendable ([String]?) async throws -> Void,

@@ -337,7 +337,7 @@ extension NotificationsFeature {
       // happened between opening the stream and the catch-up) has its cursor and is skipped.
       // A failed catch-up does not drop the connection: the stream goes on, and a backend that
       // replays after `since` has delivered what was missed anyway.
-      var caughtUp: Set<String> = []
+      var caughtUp: Set<ChangeCursor> = []
       if let cursor, let missed = try? await client.changesSince(cursor) {
         caughtUp = Set(missed.compactMap(\.cursor))
         await send(.caughtUp(missed))

@@ -30,7 +30,7 @@ public struct NotificationsFeature: Reducer {
     public var hasMore = false
     public var nextCursor: String?
     /// The cursor of the newest change seen, to catch up from after a reconnect.
-    public var newestCursor: String?
+    public var newestCursor: ChangeCursor?
     public var filter: NotificationFilter = .all
     public var unreadOnly = false
     /// The filter choice being written to the settings, if a write is in flight: one at a time,

@@ -33,8 +33,8 @@ struct HTTPEventStreamTests {
         + "event: deleted\r\nid: 2\r\ndata: {\"id\":\"n1\"}\r\n\r\n")
     defer { server.stop() }
     var events = try await client.updates(nil).makeAsyncIterator()
-    #expect(try await events.next() == NotificationEvent(.inserted(Self.notification), cursor: "1"))
-    #expect(try await events.next() == NotificationEvent(.deleted(id: "n1"), cursor: "2"))
+    #expect(try await events.next() == NotificationEvent(.inserted(Self.notification), cursor: 1))
+    #expect(try await events.next() == NotificationEvent(.deleted(id: "n1"), cursor: 2))
   }
 
   @Test func eventsEndingInLFAreParsed() async throws {
@@ -42,7 +42,7 @@ struct HTTPEventStreamTests {
       ": heartbeat\n\nevent: updated\nid: 3\ndata: \(Self.json)\n\n")
     defer { server.stop() }
     var events = try await client.updates(nil).makeAsyncIterator()
-    #expect(try await events.next() == NotificationEvent(.updated(Self.notification), cursor: "3"))
+    #expect(try await events.next() == NotificationEvent(.updated(Self.notification), cursor: 3))
   }
 
   @Test func anEventWhoseDataDoesNotDecodeFailsTheStreamWithInvalidData() async throws {
@@ -72,7 +72,7 @@ extension HTTPEventStreamTests {
     } operation: {
       try await client.updates(nil).makeAsyncIterator()
     }
-    #expect(try await events.next() == NotificationEvent(.deleted(id: "n1"), cursor: "6"))
+    #expect(try await events.next() == NotificationEvent(.deleted(id: "n1"), cursor: 6))
     #expect(issues.withLock { $0 } == [#"Skipped an event of the stream the client does not know: "ping""#])
   }
 }

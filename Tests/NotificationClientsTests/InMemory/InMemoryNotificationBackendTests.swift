@@ -47,9 +47,9 @@ struct InMemoryNotificationBackendTests {
     try await client.markAsRead("n1")
     try await client.markAsUnread("n0")
     #expect(try await client.fetchPage(PageRequest(limit: 1)).changeCursor == before)
-    #expect(try await client.changesSince(before ?? "0") == [])
+    #expect(try await client.changesSince(before ?? .zero) == [])
     try await client.markAsRead("n0")
-    #expect(try await client.changesSince(before ?? "0").count == 1)
+    #expect(try await client.changesSince(before ?? .zero).count == 1)
   }
 
   @Test func everyPageCarriesTheUnreadTotalOfTheWholeFeed() async throws {
@@ -73,16 +73,16 @@ struct InMemoryNotificationBackendTests {
   @Test func everyPageSaysTheNewestChangeItReflects() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     let client = backend.client
-    #expect(try await client.fetchPage(PageRequest(limit: 2)).changeCursor == "0")
+    #expect(try await client.fetchPage(PageRequest(limit: 2)).changeCursor == 0)
     try await client.markAsRead("n4")
     try await client.delete("n1")
     let page = try await client.fetchPage(PageRequest(limit: 2))
-    #expect(page.changeCursor == "2")
-    #expect(try await client.fetchPage(PageRequest(limit: 2, cursor: page.nextCursor)).changeCursor == "2")
+    #expect(page.changeCursor == 2)
+    #expect(try await client.fetchPage(PageRequest(limit: 2, cursor: page.nextCursor)).changeCursor == 2)
     // Catching up from it replays only what came after.
     try await client.markAsRead("n0")
     let after = try await client.changesSince(try #require(page.changeCursor))
-    #expect(after.map(\.cursor) == ["3"])
+    #expect(after.map(\.cursor) == [3])
   }
 
   @Test func aBoundedDeleteAllSparesWhatIsNewerThanTheBound() async throws {
@@ -96,7 +96,7 @@ struct InMemoryNotificationBackendTests {
     backend.insert(tiedAfter)
     try await backend.client.deleteAllUpTo(FeedPosition(seed[1]))
     #expect(backend.notifications.map(\.id) == ["n0", "n0a"])
-    let changes = try await backend.client.changesSince("2")
+    let changes = try await backend.client.changesSince(2)
     #expect(changes.map(\.change) == [.snapshot([seed[0], tiedBefore])])
     #expect(try await backend.client.fetchPage(PageRequest(limit: 5)).unreadTotal == 2)
   }
@@ -107,7 +107,7 @@ struct InMemoryNotificationBackendTests {
     try await backend.client.delete("n2")
     #expect(backend.notifications.first { $0.id == "n1" }?.isRead == true)
     #expect(!backend.notifications.contains { $0.id == "n2" })
-    let changes = try await backend.client.changesSince("1")
+    let changes = try await backend.client.changesSince(1)
     #expect(changes.map(\.change) == [.deleted(id: "n2")])
   }
 
@@ -115,8 +115,8 @@ struct InMemoryNotificationBackendTests {
     let backend = InMemoryNotificationBackend(seed: seed)
     try await backend.client.delete("n2")
     let all = seed.filter { $0.id != "n2" }
-    #expect(try await backend.client.changesSince("120") == [NotificationEvent(.snapshot(all), cursor: "1")])
-    #expect(try await backend.client.changesSince("1") == [])
+    #expect(try await backend.client.changesSince(120) == [NotificationEvent(.snapshot(all), cursor: 1)])
+    #expect(try await backend.client.changesSince(1) == [])
   }
 
   @Test func injectedFailuresComeFirstInOrder() async throws {
@@ -134,17 +134,17 @@ struct InMemoryNotificationBackendTests {
     var iterator = try await backend.client.updates(nil).makeAsyncIterator()
     backend.insert(seed[0])
     let event = try await iterator.next()
-    #expect(event == NotificationEvent(.inserted(seed[0]), cursor: "1"))
+    #expect(event == NotificationEvent(.inserted(seed[0]), cursor: 1))
   }
 
   @Test func theLiveStreamReplaysTheChangesAfterItsCursorThenGoesOn() async throws {
     let backend = InMemoryNotificationBackend(seed: seed)
     try await backend.client.markAsRead("n1")
     try await backend.client.delete("n2")
-    var iterator = try await backend.client.updates("1").makeAsyncIterator()
-    #expect(try await iterator.next() == NotificationEvent(.deleted(id: "n2"), cursor: "2"))
+    var iterator = try await backend.client.updates(1).makeAsyncIterator()
+    #expect(try await iterator.next() == NotificationEvent(.deleted(id: "n2"), cursor: 2))
     backend.insert(seed[2])
-    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[2]), cursor: "3"))
+    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[2]), cursor: 3))
   }
 
   @Test func droppingTheUpdatesEndsEveryOpenStreamWithTheError() async throws {
@@ -161,8 +161,8 @@ struct InMemoryNotificationBackendTests {
     }
     // A stream opened afterwards works, and resumes after the cursor it is given.
     backend.insert(seed[0])
-    var iterator = try await backend.client.updates("0").makeAsyncIterator()
-    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[0]), cursor: "1"))
+    var iterator = try await backend.client.updates(0).makeAsyncIterator()
+    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[0]), cursor: 1))
   }
 
   @Test func openingTheLiveStreamIsACallThatInjectedFailuresReach() async throws {

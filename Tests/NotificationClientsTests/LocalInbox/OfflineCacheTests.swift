@@ -21,7 +21,7 @@ struct OfflineCacheTests {
     let online = try await client.fetchPage(PageRequest(limit: 2))
     // The remote's page says the remote's newest change; a cached page says none (the cache's
     // own log is not the remote's).
-    #expect(online.changeCursor == "0")
+    #expect(online.changeCursor == 0)
     _ = try await client.fetchPage(PageRequest(limit: 2, cursor: online.nextCursor))
     // Offline: the same pages, from the cache, whose cursors (naming their last notification,
     // as the remote's do) read on in the cache.
@@ -53,8 +53,8 @@ struct OfflineCacheTests {
     let remote = InMemoryNotificationBackend(seed: [sample("n0", at: 10)])
     try await remote.client.markAsRead("n0")  // cursor 1
     let replay = [
-      NotificationEvent(.updated(sample("n0", at: 10)), cursor: "1"),
-      NotificationEvent(.updated(sample("n1", at: 11)), cursor: "2"),
+      NotificationEvent(.updated(sample("n0", at: 10)), cursor: 1),
+      NotificationEvent(.updated(sample("n1", at: 11)), cursor: 2),
     ]
     var scripted = remote.client
     scripted.updates = { _ in
@@ -67,11 +67,11 @@ struct OfflineCacheTests {
     let client = cache.caching(scripted)
     // The first page (cursor 1) has n0 read; the stream replays n0 unread at 1, then n1 at 2.
     _ = try await client.fetchPage(PageRequest(limit: 50))
-    for try await _ in try await client.updates("0") {}
+    for try await _ in try await client.updates(0) {}
     let cached = try #require(try await client.cachedPage(PageRequest(limit: 50)))
     #expect(cached.items == [sample("n1", at: 11), sample("n0", at: 10, isRead: true)])
     // A catch-up's replay is skipped the same way; a snapshot never is.
-    _ = try await client.changesSince("0")
+    _ = try await client.changesSince(0)
     #expect(try await client.cachedPage(PageRequest(limit: 50))?.items.last?.isRead == true)
   }
 

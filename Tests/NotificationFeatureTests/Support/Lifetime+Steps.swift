@@ -327,7 +327,7 @@ extension Lifetime {
   }
 
   /// The backend's newest change cursor, as its pages say it (faults are off while converging).
-  func backendChangeCursor() async -> String? {
+  func backendChangeCursor() async -> ChangeCursor? {
     try? await backend.client.fetchPage(PageRequest(limit: 1)).changeCursor
   }
 

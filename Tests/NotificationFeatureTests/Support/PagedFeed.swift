@@ -21,7 +21,7 @@ enum PagedFeed {
     let hasMore = range.upperBound < feed.count
     return NotificationPage(
       items: Array(feed[range]), nextCursor: hasMore ? cursor(range.upperBound, of: feed) : nil,
-      hasMore: hasMore, unreadTotal: unreadTotal, changeCursor: changes.map(String.init))
+      hasMore: hasMore, unreadTotal: unreadTotal, changeCursor: changes.map { ChangeCursor(UInt64($0)) })
   }
 
   /// The cursor of a page that ends with the first `count` notifications of `feed`: it names
@@ -39,7 +39,7 @@ enum PagedFeed {
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(.pageLoaded(page(0..<50), replacing: true)) {
       $0.isLoading = false
-      $0.newestCursor = "0"
+      $0.newestCursor = 0
       $0.hasLoadedOnce = true
       $0.hasMore = true
       $0.nextCursor = cursor(50)

@@ -2,11 +2,35 @@
 // NotificationPriority, NotificationTarget, UserFacingError and ISO8601.
 
 import Foundation
+import NotificationClients
 import NotificationFeature
 import Testing
 
 struct ModelDocSnippets {
   typealias Text = FeatureDocStandIns.Text
+
+  @Test func changeCursorsOrderWhatABackendSays() async throws {
+    let backend = InMemoryNotificationBackend(seed: [FeatureDocSamples.ping])
+    let client = backend.client
+    try await client.markAsRead("n1")
+    let event = NotificationEvent(.deleted(id: "n1"), cursor: 2)
+    // snippet: change-cursor
+    let page = try await client.fetchPage(PageRequest(limit: 50))
+    let missed = try await client.changesSince(page.changeCursor ?? .zero)
+    let isNewer = event.cursor.map { $0 > page.changeCursor ?? .zero } ?? false
+    // snippet: end
+    #expect(page.changeCursor == 1)
+    #expect(missed == [])
+    #expect(isNewer)
+    let values = featureDocValues {
+      // snippet: change-cursor-text
+      ChangeCursor("42")   // 42
+      ChangeCursor("-1")   // nil
+      // snippet: end
+    }
+    #expect(values[0] as? ChangeCursor? == .some(42))
+    #expect(values[1] as? ChangeCursor? == .some(nil))
+  }
 
   @Test func aPageKeyNamesTheLastNotificationOfAPage() throws {
     let page = NotificationPage(items: [FeatureDocSamples.ping, FeatureDocSamples.alert], hasMore: true)
