@@ -95,3 +95,31 @@ struct KeysetPagingTests {
     }
   }
 }
+
+/// A stream opened from a page's cursor starts with the changes made since that page, then
+/// goes on live: none missed, none twice. The local inbox's opened "from now", so a change made
+/// between the first page and the stream was never shown.
+struct ResumeFromAPageTests {
+  @Test(arguments: KeysetPagingTests.Backend.allCases)
+  func theStreamResumesFromThePagesCursor(_ backend: KeysetPagingTests.Backend) async throws {
+    let (client, insert, done) = try KeysetPagingTests().client(backend, KeysetPagingTests.feed)
+    defer { done() }
+    let page = try await client.fetchPage(PageRequest(limit: 10))
+    let cursor = try #require(page.changeCursor)
+    try await client.markAsRead("n3")
+    let stream = try await client.updates(cursor)
+    var newer = KeysetPagingTests.feed[0]
+    newer.id = "new"
+    try insert([newer])
+    var received: [NotificationEvent] = []
+    // Up to the insertion made after opening: what came before it is what the stream resumed.
+    for try await event in stream {
+      received.append(event)
+      if event.change == .inserted(newer) { break }
+    }
+    var read = KeysetPagingTests.feed[3]
+    read.isRead = true
+    #expect(received.map(\.change) == [.updated(read), .inserted(newer)])
+    #expect(received.map(\.cursor) == [ChangeCursor(cursor.position + 1), ChangeCursor(cursor.position + 2)])
+  }
+}
