@@ -97,26 +97,6 @@ guard let port = Int(options["--port"] ?? "8080"), (0...65_535).contains(port) e
 }
 let inboxURL = options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox.defaultURL()
 let inbox = LocalInbox(url: inboxURL)
-// An inbox that cannot be opened is refused now, not answered 500 to every request.
-do {
-  try inbox.open()
-} catch {
-  let message: String
-  switch error {
-  case .corrupt(let path, let reason):
-    message =
-      "The inbox file \(path) is corrupt: \(reason). It was left untouched; run "
-      + "'notifications --recover --inbox \(path)' to move it aside, then start the server again."
-  case .empty(let path):
-    message =
-      "The inbox file \(path) is empty. It was left untouched; run "
-      + "'notifications --recover --inbox \(path)' to start a fresh inbox, then start the server again."
-  default:
-    message = "\(error)"
-  }
-  FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-  exit(1)
-}
 let api = NotificationAPI(inbox: inbox, token: options["--token"])
 guard let latency = Int(options["--latency"] ?? "0"), (0...600_000).contains(latency) else {
   refuse("--latency takes milliseconds from 0 to 600000, not '\(options["--latency"] ?? "")'")
@@ -150,6 +130,27 @@ if let text = options["--max-connections"] {
     refuse("--max-connections takes 1 to 100000")
   }
   configuration.maximumConnections = count
+}
+// The command line is checked first, so that a mistake is a usage error whatever the inbox.
+// An inbox that cannot be opened is refused now, not answered 500 to every request.
+do {
+  try inbox.open()
+} catch {
+  let message: String
+  switch error {
+  case .corrupt(let path, let reason):
+    message =
+      "The inbox file \(path) is corrupt: \(reason). It was left untouched; run "
+      + "'notifications --recover --inbox \(path)' to move it aside, then start the server again."
+  case .empty(let path):
+    message =
+      "The inbox file \(path) is empty. It was left untouched; run "
+      + "'notifications --recover --inbox \(path)' to start a fresh inbox, then start the server again."
+  default:
+    message = "\(error)"
+  }
+  FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+  exit(1)
 }
 let server = HTTPServer(port: port, configuration: configuration, handler: api.handle)
 let actualPort: Int

@@ -55,10 +55,11 @@ struct CancelledEffectTests {
     store.timeout = .milliseconds(50)
     let task = await store.send(.start)
     await store.finish()
+    let messages: [String] = log.messages
+    let first: String = messages.first ?? ""
     #expect(
-      log.messages.first?.hasPrefix(
-        "Expected effects to finish, but they were still running after 0.05 seconds.") == true,
-      "\(log.messages)")
+      first.hasPrefix("Expected effects to finish, but they were still running after 0.05 seconds."),
+      "\(messages)")
     await task.cancel()
   }
 }

@@ -60,7 +60,8 @@ struct BoundedClearAllTests {
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
     // The backend deleted what the person cleared, and kept the newer notification.
-    #expect(backend.notifications == [newer])
+    let kept: [NotificationData] = backend.notifications
+    #expect(kept == [newer])
   }
 
   @Test func aQueuedClearAllHidesWhatItCoversAndNothingNewer() {

@@ -721,7 +721,8 @@ struct CLITests {
     let queued = try await cli("clear", "--server", url, "--token", "a")
     #expect(queued.error.contains("1 change is saved"), "\(queued.error)")
     // The same address, now serving account B.
-    let port = try #require(url.split(separator: ":").last.map(String.init))
+    let parts: [Substring] = url.split(separator: ":")
+    let port = String(parts[parts.count - 1])
     let (second, _) = try startServer(["--inbox", serverInbox, "--token", "b", "--port", port])
     defer { stop(second) }
     let listed = try await cli("list", "--server", url, "--token", "b")

@@ -14,6 +14,11 @@ struct ServerExecutableTests {
       let process = Process()
       process.executableURL = Self.executable
       process.arguments = ["--port", "0"] + arguments
+      // Never the default inbox of whoever runs the tests.
+      process.environment = ProcessInfo.processInfo.environment.merging([
+        "XDG_DATA_HOME": FileManager.default.temporaryDirectory
+          .appendingPathComponent("loom-server-data-\(UUID().uuidString)").path
+      ]) { $1 }
       let error = Pipe()
       process.standardError = error
       process.standardOutput = Pipe()

@@ -261,7 +261,8 @@ enum EffectDocs {
     feed.send(.rowTapped(id: 7))
     let lines: [String] = log.lines.withLock { $0 }
     #expect(lines.count == 1)
-    #expect(lines.first?.hasSuffix("No row with id 7") == true)
+    let first: String = lines.first ?? ""
+    #expect(first.hasSuffix("No row with id 7"))
   }
 }
 
