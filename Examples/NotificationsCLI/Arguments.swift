@@ -361,8 +361,9 @@ struct CommandSpec {
         Option.json,
       ],
       details: """
-        List notifications, newest first: the first page, or every one with --all (a filter
-        lists from every one). The lines after the list say how many are unread and which
+        List notifications, newest first: the first page, or every one with --all. With
+        --type or --unread, the first page of those that pass (asked of the backend, so it
+        costs the same however many do not), or every one that passes with --all. The lines after the list say how many are unread and which
         contacts, alerts and pings have unread notifications.
 
         \(glyphLegend)

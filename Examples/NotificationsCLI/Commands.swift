@@ -18,22 +18,31 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 
   switch arguments.command {
   case "list":
-    // The first page unless every notification is asked for, or a filter needs them all.
     let type = try arguments.type()
-    let everything =
-      arguments.flags.contains("--all") || arguments.flags.contains("--unread") || type != nil
-    try await session.load(everything ? .all : .firstPage)
-    if let type {
-      await session.send(.filterChanged(.type(type)))
+    let unreadOnly = arguments.flags.contains("--unread")
+    let all = arguments.flags.contains("--all")
+    var shown: [NotificationData]
+    var hasMore: Bool
+    if type != nil || unreadOnly {
+      // A filtered list is the backend's filtered pages: the first, or every one with --all.
+      try await session.load(.firstPage)
+      let request = PageRequest(
+        limit: NotificationsFeature.pageSize, filter: type.map { .type($0) } ?? .all,
+        unreadOnly: unreadOnly)
+      (shown, hasMore) = try await session.filtered(request, all: all)
     } else {
+      try await session.load(all ? .all : .firstPage)
       await session.send(.filterChanged(.all))
+      await session.send(.unreadOnlyChanged(false))
+      shown = Array(session.feature.filteredNotifications)
+      hasMore = session.feature.hasMore
     }
-    await session.send(.unreadOnlyChanged(arguments.flags.contains("--unread")))
-    let shown = session.feature.filteredNotifications
     if arguments.flags.contains("--json") { return Renderer.json(shown) }
     var output = renderer.table(shown)
-    if session.feature.hasMore {
-      output += "\nThe newest \(shown.count) are shown; 'list --all' lists every notification."
+    if hasMore {
+      let flags = (unreadOnly ? " --unread" : "") + (type.map { " --type \($0.rawValue)" } ?? "")
+      let which = flags.isEmpty ? "every notification" : "every one"
+      output += "\nThe newest \(shown.count) are shown; 'list --all\(flags)' lists \(which)."
     }
     output += "\n\(session.feature.unreadCount) unread"
     let highlighted = session.feature.highlightedEntities.map(renderer.describe).sorted()

@@ -9,6 +9,8 @@ import NotificationFeature
 final class Session {
   let store: Store<AppFeature.State, AppFeature.Action>
   let inbox: LocalInbox
+  /// The feed's backend, for what the feature does not ask it: a filtered page.
+  let client: NotificationClient
   /// The server the session works on, if any, for errors that name it.
   let server: Server?
 
@@ -34,6 +36,7 @@ final class Session {
     output: @escaping (String) -> Void = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
   ) {
     self.inbox = backend.inbox
+    self.client = backend.notificationClient
     self.server = server
     self.waitsOutBackoffs = waitsOutBackoffs
     store = Store(initialState: AppFeature.State()) {
@@ -98,6 +101,44 @@ final class Session {
       while feature.hasMore, feature.error == nil { await send(.loadMoreRequested) }
     }
     try failIfError()
+  }
+
+  /// The notifications `request` passes, as the list shows them: the backend's filtered pages
+  /// (the first, or every one when `all`) with the changes the feature has not confirmed
+  /// applied, and the local notices and pushes the backend does not list yet that pass, in
+  /// their place. Costs what it lists, however many notifications do not pass.
+  ///
+  /// - Returns: The notifications, newest first, and whether the backend has more.
+  func filtered(_ request: PageRequest, all: Bool) async throws(CLIError)
+    -> (notifications: [NotificationData], hasMore: Bool)
+  {
+    var request = request
+    var listed: [NotificationData] = []
+    var hasMore = false
+    let sync = feature.sync
+    repeat {
+      let page: NotificationPage
+      do {
+        page = try await client.fetchPage(request)
+      } catch {
+        throw .failed(describe(UserFacingError(error)))
+      }
+      for notification in page.items where !feature.deletedIDs.contains(notification.id) {
+        if let shown = sync.applyingPendingChanges(to: notification), request.passes(shown) {
+          listed.append(shown)
+        }
+      }
+      hasMore = page.hasMore && page.nextCursor != nil
+      request.cursor = page.nextCursor
+    } while all && hasMore
+    let oldest = listed.last
+    let listedIDs = Set(listed.map(\.id))
+    let own = feature.notifications.elements.filter { notification in
+      (notification.isLocal || feature.unlistedPushIDs.contains(notification.id))
+        && !listedIDs.contains(notification.id) && request.passes(notification)
+        && !(hasMore && oldest.map { NotificationData.isOrderedBefore($0, notification) } ?? false)
+    }
+    return ((listed + own).sorted(by: NotificationData.isOrderedBefore), hasMore)
   }
 
   /// Turns an error the feature shows into a CLI failure; a notification that does not exist

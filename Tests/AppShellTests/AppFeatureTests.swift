@@ -56,7 +56,7 @@ struct AppFeatureTests {
       $0.selectedPingID = "p1"
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
-    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID)))) {
+    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID, at: nil)))) {
       $0.notifications.sync.pendingChanges = [:]
     }
     #expect(store.state.badgeText == "")
@@ -133,7 +133,7 @@ struct AppFeatureTests {
       $0.pushRegistration.authorization = .denied
     }
     markRead.continuation.yield()
-    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID)))) {
+    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID, at: nil)))) {
       $0.notifications.sync.pendingChanges = [:]
     }
   }

@@ -115,10 +115,13 @@ struct ResumeFromAPageTests {
     // Up to the insertion made after opening: what came before it is what the stream resumed.
     for try await event in stream {
       received.append(event)
-      if event.change == .inserted(newer) { break }
+      if case .inserted(let inserted) = event.change, inserted.id == newer.id { break }
     }
+    // Each notification's version is the cursor of the change that made it so.
     var read = KeysetPagingTests.feed[3]
     read.isRead = true
+    read.version = ChangeCursor(cursor.position + 1)
+    newer.version = ChangeCursor(cursor.position + 2)
     #expect(received.map(\.change) == [.updated(read), .inserted(newer)])
     #expect(received.map(\.cursor) == [ChangeCursor(cursor.position + 1), ChangeCursor(cursor.position + 2)])
   }

@@ -40,8 +40,9 @@ struct BoundedClearAllTests {
 
     // Another device adds a notification while the clear-all waits: the person did not clear
     // it, so it is listed.
-    let newer = Fixtures.notification("n4")
+    var newer = Fixtures.notification("n4")
     backend.insert(newer)
+    newer.version = 1
     await store.send(.liveEvent(NotificationEvent(.inserted(newer)))) {
       $0.notifications = [newer]
     }
@@ -51,7 +52,7 @@ struct BoundedClearAllTests {
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = entry
     }
-    await store.receive(.sync(.outboxEntrySent(entry))) {
+    await store.receive(.sync(.outboxEntrySent(entry, at: 2))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]

@@ -62,7 +62,7 @@ struct HighlightsAndNoticesTests {
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     #expect(store.state.highlightedEntities == [.alert("a1")])
   }
 

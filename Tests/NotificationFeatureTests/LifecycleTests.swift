@@ -238,7 +238,7 @@ struct LifecycleTests {
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     // Already read: nothing changes, so nothing is sent.
     await store.send(.markAsRead("n1"))
     // The list changes but the count does not.
@@ -252,6 +252,6 @@ struct LifecycleTests {
       $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(secondID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 }

@@ -55,8 +55,13 @@ struct LifetimeModelTests {
       var system = SystemRandomNumberGenerator()
       return (0..<count).map { _ in system.next() }
     }
-    return Array(1...60)
+    return Array(1...60) + knownSeeds
   }
+
+  /// Seeds that once failed, run on every CI. 14327596062002008173: a replayed "unread" older
+  /// than a confirmed mark-all showed the notification unread, until answers and pages were
+  /// ordered by cursor (issue #23).
+  nonisolated static let knownSeeds: [UInt64] = [14_327_596_062_002_008_173]
 
   @Test(arguments: seeds)
   func aLifetimeOfInterleavedActionsKeepsTheModelsInvariantsAndConverges(seed: UInt64) async {

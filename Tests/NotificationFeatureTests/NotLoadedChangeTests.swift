@@ -17,11 +17,11 @@ struct NotLoadedChangeTests {
     await store.send(.markAsRead("far")) {
       $0.sync.pendingChanges[UUID(0)] = .setRead(id: "far", isRead: true, previous: false)
     }
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
     await store.send(.markAsUnread("far")) {
       $0.sync.pendingChanges[UUID(1)] = .setRead(id: "far", isRead: false, previous: true)
     }
-    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) { $0.sync.pendingChanges = [:] }
     #expect(calls.withLock { $0 } == ["read far", "unread far"])
     #expect(store.state.notifications.elements == Fixtures.feed)
   }
@@ -50,7 +50,7 @@ struct NotLoadedChangeTests {
       $0.sync.pendingChanges[UUID(0)] = .deleteNotLoaded(id: "far")
       $0.deletedIDs = ["far"]
     }
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
     #expect(deleted.withLock { $0 } == ["far"])
     // A page made before the deletion reached the backend does not list it.
     await store.send(.pageLoaded(NotificationPage(items: [far]), replacing: false)) {

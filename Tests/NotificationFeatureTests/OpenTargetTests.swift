@@ -44,7 +44,7 @@ struct OpenTargetTests {
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
     // Confirmed while the fetch is in flight: applied to its answer.
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.markAllAsRead(["n1"])]
     }
@@ -65,7 +65,7 @@ struct OpenTargetTests {
       $0.sync.pendingChanges[UUID(1)] = .markAll(ids: ["x1", "x2"])
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) { $0.sync.pendingChanges = [:] }
     // n1 is not sent twice.
     #expect(marked.withLock { $0 } == [["n1"], ["x1", "x2"]])
   }
@@ -87,7 +87,7 @@ struct OpenTargetTests {
       $0.targetFetchesStarted = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.markAllAsRead(["n1"])]
     }
@@ -98,7 +98,7 @@ struct OpenTargetTests {
       $0.sync.pendingChanges[UUID(1)] = .setRead(id: "n1", isRead: false, previous: true)
     }
     await store.receive(.delegate(.unreadCountChanged(5)))
-    await store.receive(.sync(.changeSucceeded(UUID(1)))) {
+    await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading.append(.markAsUnread("n1"))
     }
@@ -120,7 +120,7 @@ struct OpenTargetTests {
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n2"])
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func beforeTheFirstPageEveryUnreadNotificationAboutItIsFetched() async {
@@ -139,7 +139,7 @@ struct OpenTargetTests {
       $0.notifications = [x1]
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["x1"])
     }
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aFailedFetchLeavesTheLoadedOnesReadAndShowsTheError() async {
@@ -158,7 +158,7 @@ struct OpenTargetTests {
       $0.targetFetchesStarted = 1
     }
     await store.receive(.delegate(.unreadCountChanged(4)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.markAllAsRead(["n2"])]
     }
@@ -203,7 +203,7 @@ struct OpenTargetTests {
       }, unreadNotLoaded: 2)
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.deleteAll(upTo: bound)]
     }
@@ -242,7 +242,7 @@ struct OpenTargetTests {
       $0.markedUnreadWhileOpening = ["x1": 1]
       $0.sync.pendingChanges[UUID(0)] = .setRead(id: "x1", isRead: false, previous: true)
     }
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) {
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.markAsUnread("x1")]
     }
@@ -257,7 +257,7 @@ struct OpenTargetTests {
       $0.sync.pendingChanges[UUID(1)] = .markAll(ids: ["x1"])
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(UUID(1)))) {
+    await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading.append(.markAllAsRead(["x1"]))
     }

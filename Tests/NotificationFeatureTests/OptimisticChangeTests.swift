@@ -15,7 +15,7 @@ struct OptimisticChangeTests {
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aLiveUpdateWhileAChangeIsPendingDoesNotUndoIt() async {
@@ -35,7 +35,7 @@ struct OptimisticChangeTests {
       $0.notifications[id: "n1"]?.title = "Edited"
     }
     gate.continuation.yield()
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aPermanentFailureRollsBackExactlyThatChangeAndShowsTheError() async {
@@ -151,7 +151,7 @@ struct OptimisticChangeTests {
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     // Confirmed while the page loads: kept until it is listed.
-    await store.receive(.sync(.changeSucceeded(changeID))) {
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.delete("n2")]
     }
@@ -284,7 +284,7 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.errorOccurred(.notFound)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     unreadArrives.resume()
-    await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(secondID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   /// Two newer changes to a notification wait for an older one's call, then go one at a time;
@@ -348,14 +348,14 @@ struct OptimisticChangeTests {
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     confirmUnread.resume()
     // Then the third.
-    await store.receive(.sync(.changeSucceeded(secondID))) {
+    await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
       $0.sync.pendingChanges[secondID] = nil
       $0.sync.waiting = [:]
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     confirmRead.resume()
-    await store.receive(.sync(.changeSucceeded(thirdID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(thirdID, at: nil))) { $0.sync.pendingChanges = [:] }
     #expect(reads.withLock { $0 } == 2)
   }
 
@@ -416,14 +416,14 @@ struct OptimisticChangeTests {
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     confirmUnread.resume()
-    await store.receive(.sync(.changeSucceeded(secondID))) {
+    await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
       $0.sync.pendingChanges[secondID] = nil
       $0.sync.waiting = [:]
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(entries: [])
     }
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     confirmRead.resume()
-    await store.receive(.sync(.changeSucceeded(thirdID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(thirdID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
 }

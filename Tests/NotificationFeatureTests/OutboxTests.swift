@@ -36,7 +36,7 @@ struct OutboxTests {
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")
     }
-    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1"), at: nil))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
@@ -84,7 +84,7 @@ struct OutboxTests {
     await store.receive(.sync(.retryOutbox(attempt: 1))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")
     }
-    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1"), at: nil))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
@@ -179,7 +179,7 @@ struct OutboxTests {
       $0.sync.superseded = [secondID: [.markAsRead("n1")]]
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(secondID))) {
+    await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.superseded = [:]
       $0.sync.outboxRollbacks = [:]
@@ -235,7 +235,7 @@ struct OutboxTests {
       $0.sync.superseded = [secondID: [queued]]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(secondID))) {
+    await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.superseded = [:]
       $0.sync.outboxRollbacks = [rest: restRollback]
@@ -246,7 +246,7 @@ struct OutboxTests {
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = rest
     }
-    await store.receive(.sync(.outboxEntrySent(rest))) {
+    await store.receive(.sync(.outboxEntrySent(rest, at: nil))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
@@ -303,13 +303,13 @@ struct OutboxTests {
       $0.sync.pendingChanges[secondID] = .setRead(id: "n4", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.sync(.changeSucceeded(secondID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(secondID, at: nil))) { $0.sync.pendingChanges = [:] }
     // The clear-all is still owed to the backend, and sent.
     await clock.advance(by: .seconds(1))
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = entry
     }
-    await store.receive(.sync(.outboxEntrySent(entry))) {
+    await store.receive(.sync(.outboxEntrySent(entry, at: nil))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
@@ -375,7 +375,7 @@ struct OutboxTests {
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")
     }
-    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1"), at: nil))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxRollbacks = [:]
@@ -399,7 +399,7 @@ struct OutboxTests {
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")
     }
-    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1")))) {
+    await store.receive(.sync(.outboxEntrySent(.markAsRead("n1"), at: nil))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = [.delete("n2")]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [.delete("n2")])
@@ -408,7 +408,7 @@ struct OutboxTests {
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .delete("n2")
     }
-    await store.receive(.sync(.outboxEntrySent(.delete("n2")))) {
+    await store.receive(.sync(.outboxEntrySent(.delete("n2"), at: nil))) {
       $0.sync.outboxEntryInFlight = nil
       $0.sync.outbox = []
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])

@@ -82,7 +82,7 @@ struct PushLifetimeTests {
       $0.sync.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
 
     // The same push again, as APNs or FCM may retry it, stamped now (newer than everything):
     // it stays read, where it was, with the feed's content.
@@ -127,7 +127,7 @@ struct PushLifetimeTests {
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["p1"])
       $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
     }
-    await store.receive(.sync(.changeSucceeded(changeID))) {
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) {
       $0.sync.pendingChanges = [:]
     }
     await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
@@ -180,7 +180,7 @@ struct PushLifetimeTests {
       $0.deletedIDs = ["n2"]
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
 
     // In the foreground, and still no banner: the person deleted it.
     await store.send(.pushReceived(pushPayload("n2")))
@@ -283,7 +283,7 @@ struct PushLifetimeTests {
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["p1"])
       $0.pushesBeingSaved = saved()
     }
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     listedWrite.resume()
     await store.receivePushesSaved()
     #expect(marked.withLock { $0 } == [["p1"]])

@@ -80,9 +80,10 @@ struct ReconnectTests {
       // no cursor yet there is nothing to catch up from.)
       if !drop.isMultiple(of: 2) {
         index += 1
-        let heard = newer(index)
+        var heard = newer(index)
         backend.insert(heard)
         cursor += 1
+        heard.version = ChangeCursor(UInt64(cursor))
         await store.receive(.liveEvent(NotificationEvent(.inserted(heard), cursor: ChangeCursor(UInt64(cursor))))) {
           $0.newestCursor = ChangeCursor(UInt64(cursor))
           $0.notifications.insert(heard, at: 0)
@@ -97,9 +98,10 @@ struct ReconnectTests {
       }
       // A change made while the stream is down.
       index += 1
-      let missed = newer(index)
+      var missed = newer(index)
       backend.insert(missed)
       cursor += 1
+      missed.version = ChangeCursor(UInt64(cursor))
       newestAtEachReconnect.append(ChangeCursor(UInt64(cursor - 1)))
       let delay = backoff.next(attempt: 0)
       #expect(delay >= .milliseconds(500) && delay < .seconds(1), "drop \(drop)")

@@ -232,7 +232,7 @@ struct SavedPushesTests {
       $0.pushesBeingSaved = saved()
     }
     await relaunched.receive(.delegate(.unreadCountChanged(1)))
-    await relaunched.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await relaunched.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     listedWrite.resume()
     await relaunched.receivePushesSaved()
     await end(relaunched, appear)
@@ -277,7 +277,7 @@ struct SavedPushesTests {
       $0.sync.pendingChanges[changeID] = .delete(pushed, index: 1)
       $0.pushesBeingSaved = saved()
     }
-    await relaunched.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await relaunched.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     listedWrite.resume()
     await relaunched.receivePushesSaved()
     await end(relaunched, appear)
@@ -331,9 +331,9 @@ struct SavedPushesTests {
     await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receivePushesSaved()
     markAnswer.resume()
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges[UUID(0)] = nil }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges[UUID(0)] = nil }
     deleteAnswer.resume()
-    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges[UUID(1)] = nil }
+    await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) { $0.sync.pendingChanges[UUID(1)] = nil }
     #expect(marked.withLock { $0 } == [["n1"]])
     #expect(deleted.withLock { $0 } == ["p3"])
   }

@@ -101,7 +101,7 @@ struct SyncEngineInvariantTests {
       guard let changeID = sent.randomElement(using: &random) else { return }
       inFlight.remove(changeID)
       switch Int.random(in: 0..<3, using: &random) {
-      case 0: send(.changeSucceeded(changeID))
+      case 0: send(.changeSucceeded(changeID, at: nil))
       case 1: send(.changeFailed(changeID, .network))
       default: send(.changeFailed(changeID, .server(status: 400)))
       }
@@ -111,7 +111,7 @@ struct SyncEngineInvariantTests {
       // The entry being sent, whether or not it was superseded since.
       guard let entry = state.outboxEntryInFlight else { return }
       switch Int.random(in: 0..<4, using: &random) {
-      case 0: send(.outboxEntrySent(entry))
+      case 0: send(.outboxEntrySent(entry, at: nil))
       case 1, 2:
         send(.outboxEntryFailed(entry, .network, attempt: Int.random(in: 0..<4, using: &random)))
       default: send(.outboxEntryFailed(entry, .server(status: 400), attempt: 0))
@@ -182,7 +182,7 @@ struct SyncEngineInvariantTests {
     static func ids(_ entry: OutboxEntry) -> [String] {
       switch entry {
       case .markAsRead(let id), .markAsUnread(let id), .delete(let id): [id]
-      case .markAllAsRead(let ids): ids
+      case .markAllAsRead(let ids): ids ?? []
       case .deleteAll: []
       }
     }

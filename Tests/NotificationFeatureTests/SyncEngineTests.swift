@@ -53,7 +53,7 @@ struct SyncEngineTests {
     var state = queuedRead
     let id = perform(unread, sending: .markAsUnread("n1"), in: &state)
     let store = makeEngineStore(state)
-    await store.send(.changeSucceeded(id)) {
+    await store.send(.changeSucceeded(id, at: nil)) {
       $0.confirmedWhileLoading.append(.markAsUnread("n1"))
       $0.pendingChanges = [:]
       $0.superseded = [:]
@@ -79,7 +79,7 @@ struct SyncEngineTests {
     await store.receive(.retryOutbox(attempt: 0)) {
       $0.outboxEntryInFlight = .markAsRead("n1")
     }
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+    await store.receive(.outboxEntrySent(.markAsRead("n1"), at: nil)) {
       $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
@@ -111,7 +111,7 @@ struct SyncEngineTests {
     await store.receive(.retryOutbox(attempt: 0)) {
       $0.outboxEntryInFlight = .markAsRead("n2")
     }
-    await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+    await store.receive(.outboxEntrySent(.markAsRead("n2"), at: nil)) {
       $0.confirmedWhileLoading.append(.markAsRead("n2"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
@@ -119,7 +119,7 @@ struct SyncEngineTests {
       $0.outboxBeingSaved = SavedOutbox(entries: [])
     }
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
-    await store.send(.changeSucceeded(unreadID)) {
+    await store.send(.changeSucceeded(unreadID, at: nil)) {
       $0.confirmedWhileLoading.append(.markAsUnread("n1"))
       $0.pendingChanges = [:]
       $0.superseded = [:]
@@ -145,7 +145,7 @@ struct SyncEngineTests {
     let store = makeEngineStore(state) {
       $0.notificationClient.markAsUnread = { _ in try await unreadArrives.value }
     }
-    await store.send(.outboxEntrySent(.markAsRead("n1"))) {
+    await store.send(.outboxEntrySent(.markAsRead("n1"), at: nil)) {
       $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.waiting = [:]
@@ -153,7 +153,7 @@ struct SyncEngineTests {
     }
     await store.receive(.outboxSaved) { $0.outboxBeingSaved = nil }
     unreadArrives.resume()
-    await store.receive(.changeSucceeded(unreadID)) {
+    await store.receive(.changeSucceeded(unreadID, at: nil)) {
       $0.confirmedWhileLoading.append(.markAsUnread("n1"))
       $0.pendingChanges = [:]
       $0.superseded = [:]
@@ -227,7 +227,7 @@ struct SyncEngineTests {
     await store.receive(.retryOutbox(attempt: 0)) {
       $0.outboxEntryInFlight = .markAsRead("n1")
     }
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+    await store.receive(.outboxEntrySent(.markAsRead("n1"), at: nil)) {
       $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
@@ -256,7 +256,7 @@ struct SyncEngineTests {
     await store.receive(.retryOutbox(attempt: 1)) {
       $0.outboxEntryInFlight = .markAsRead("n1")
     }
-    await store.receive(.outboxEntrySent(.markAsRead("n1"))) {
+    await store.receive(.outboxEntrySent(.markAsRead("n1"), at: nil)) {
       $0.confirmedWhileLoading.append(.markAsRead("n1"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
@@ -298,7 +298,7 @@ struct SyncEngineTests {
     await store.receive(.retryOutbox(attempt: 0)) {
       $0.outboxEntryInFlight = .markAsRead("n2")
     }
-    await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+    await store.receive(.outboxEntrySent(.markAsRead("n2"), at: nil)) {
       $0.confirmedWhileLoading.append(.markAsRead("n2"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []
@@ -362,7 +362,7 @@ struct SyncEngineTests {
     await store.receive(.retryOutbox(attempt: 0)) {
       $0.outboxEntryInFlight = .markAsRead("n2")
     }
-    await store.receive(.outboxEntrySent(.markAsRead("n2"))) {
+    await store.receive(.outboxEntrySent(.markAsRead("n2"), at: nil)) {
       $0.confirmedWhileLoading.append(.markAsRead("n2"))
       $0.outboxEntryInFlight = nil
       $0.outbox = []

@@ -40,7 +40,7 @@ struct TapAndPushTests {
     }
     await store.receive(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test(
@@ -65,7 +65,7 @@ struct TapAndPushTests {
     }
     await store.receive(.delegate(navigation))
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aNotificationWithoutATargetOpensNothingAndSaysSo() async {
@@ -97,7 +97,7 @@ struct TapAndPushTests {
       $0.lastTap = .navigated(id: "far")
     }
     await store.receive(.delegate(.navigateToAlert(alertID: "a9")))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aNotificationLoadedByIDIsListedOnceAndADeletedOneIsNotFetched() async {
@@ -118,7 +118,7 @@ struct TapAndPushTests {
       $0.deletedIDs = ["far"]
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     await store.send(.loadNotification("far")) { $0.error = .notFound }
     await store.receive(.delegate(.errorOccurred(.notFound)))
   }
@@ -134,7 +134,7 @@ struct TapAndPushTests {
     // A tapped push is never announced: the person is already looking at it.
     await store.receive(.delegate(.navigateToAlert(alertID: "a1")))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   // MARK: Receiving

@@ -37,7 +37,9 @@ struct UnreadTotalEventTests {
 
     // Once the backend lists it, its total counts it and the push is one item: still 121.
     backend.insert(pushed)
-    let withPush = [pushed] + feed
+    var listed = pushed
+    listed.version = 1
+    let withPush = [listed] + feed
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(
       .pageLoaded(
@@ -89,7 +91,9 @@ struct UnreadTotalEventTests {
     await store.receive(.delegate(.unreadCountChanged(121)))
     await store.receivePushesSaved()
 
-    let withPush = Array(feed[0..<59]) + [pushed] + feed[59...]
+    var listed = pushed
+    listed.version = 1
+    let withPush = Array(feed[0..<59]) + [listed] + feed[59...]
     await store.send(.loadMoreRequested) { $0.isLoading = true }
     await store.receive(
       .pageLoaded(

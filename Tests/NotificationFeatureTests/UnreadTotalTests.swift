@@ -26,11 +26,15 @@ struct UnreadTotalTests {
       $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n0", isRead: true, previous: false)
     }
     await store.receive(.delegate(.unreadCountChanged(119)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: 1))) {
+      $0.sync.pendingChanges = [:]
+      $0.notifications[id: "n0"]?.version = 1
+    }
 
     // The backend confirmed it: its total is the count already.
     var confirmed = feed
     confirmed[0].isRead = true
+    confirmed[0].version = 1
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(
       .pageLoaded(
@@ -43,7 +47,9 @@ struct UnreadTotalTests {
     // Another device reads two notifications this one has not loaded: the next refresh says so.
     try await backend.client.markAllAsRead(["n60", "n61"])
     confirmed[60].isRead = true
+    confirmed[60].version = 2
     confirmed[61].isRead = true
+    confirmed[61].version = 3
     await store.send(.refreshRequested) { $0.isLoading = true }
     await store.receive(
       .pageLoaded(
@@ -125,7 +131,7 @@ struct UnreadTotalTests {
       $0.unreadNotLoaded = 20
     }
     gate.continuation.yield()
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
     #expect(store.state.unreadCount == 119)
   }
 
@@ -168,7 +174,7 @@ struct UnreadTotalTests {
       $0.deletedIDs = ["n1"]
     }
     await store.receive(.delegate(.unreadCountChanged(119)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: 1))) { $0.sync.pendingChanges = [:] }
 
     // A refresh while the deletion of n0 is in flight: the page still lists n0, and the
     // backend's total still counts it, but the count does not.
@@ -192,7 +198,7 @@ struct UnreadTotalTests {
       $0.unreadNotLoaded = 69
     }
     gate.continuation.yield()
-    await store.receive(.sync(.changeSucceeded(UUID(1)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) { $0.sync.pendingChanges = [:] }
     #expect(store.state.unreadCount == 118)
   }
 
@@ -204,7 +210,12 @@ struct UnreadTotalTests {
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ids)
     }
     await store.receive(.delegate(.unreadCountChanged(70)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    // The backend made 50 changes: the answer is the last one's cursor, which every
+    // notification it read gets as its version.
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: 50))) {
+      $0.sync.pendingChanges = [:]
+      for id in ids { $0.notifications[id: id]?.version = 50 }
+    }
   }
 
   @Test func clearingAllCountsNoneAndAFailureRestoresTheTotal() async {
@@ -289,6 +300,6 @@ struct UnreadTotalTests {
       $0.sync.pendingChanges[UUID(0)] = .clearAll([], unreadNotLoaded: 70)
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.sync(.changeSucceeded(UUID(0)))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
   }
 }

@@ -60,7 +60,9 @@ struct IDAtTheEdgeTests {
     #expect(try server.inbox.count() == 5)
     let everything = await request(
       "POST", "/api/notifications/clear", body: #"{"everything": true}"#, on: server)
-    #expect(everything.hasPrefix("HTTP/1.1 204"))
+    // Answered with its cursor: the five insertions, then the clear-all.
+    #expect(everything.hasPrefix("HTTP/1.1 200"))
+    #expect(RawResponse(everything)?.body == #"{"cursor":"6"}"#)
     #expect(try server.inbox.count() == 0)
   }
 
@@ -84,8 +86,11 @@ struct IDAtTheEdgeTests {
     let server = try TestServer(notifications: Self.feed + odd)
     defer { server.stop() }
     let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
-    for notification in odd {
-      #expect(try await client.fetchNotification(notification.id) == notification)
+    for (index, notification) in odd.enumerated() {
+      // Inserted after the five of the feed: its insertion is its version.
+      #expect(
+        try await client.fetchNotification(notification.id)
+          == versioned(notification, ChangeCursor(UInt64(index + 6))))
       try await client.markAsRead(notification.id)
       let stored = try await server.inbox.notificationClient.fetchNotification(notification.id)
       #expect(stored.isRead)

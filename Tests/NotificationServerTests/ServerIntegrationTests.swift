@@ -18,7 +18,8 @@ struct ServerIntegrationTests {
     #expect(second.items.map(\.id) == ["n2", "n3"])
     let last = try await client.fetchPage(PageRequest(limit: 10, cursor: second.nextCursor))
     #expect(last.items.map(\.id) == ["n4"])
-    #expect(try await client.fetchNotification("n4") == sample("n4", secondsAgo: 4))
+    // Seeded fifth: its insertion, the inbox's fifth change, is its version.
+    #expect(try await client.fetchNotification("n4") == versioned(sample("n4", secondsAgo: 4), 5))
     await #expect(throws: UserFacingError.notFound) { try await client.fetchNotification("zz") }
     try await client.markAsRead("n0")
     try await client.markAsUnread("n0")
@@ -41,9 +42,10 @@ struct ServerIntegrationTests {
     defer { server.stop() }
     let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
     try await client.deleteAllUpTo(FeedPosition(bound))
+    let newest = [versioned(sample("n0", secondsAgo: 1), 1)]
     #expect(
       try await client.fetchPage(PageRequest(limit: 10)).items
-        == [sample("n0", secondsAgo: 1), tiedBefore])
+        == newest + [versioned(tiedBefore, 2)])
     // The documented body, and its refusals.
     func clear(_ body: String) async -> String {
       await server.raw(
@@ -51,8 +53,9 @@ struct ServerIntegrationTests {
           + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
     }
     let response = await clear(#"{"upTo": "2023-11-14T22:13:18.000Z", "upToID": "n1"}"#)
-    #expect(response.hasPrefix("HTTP/1.1 204"))
-    let newest = [sample("n0", secondsAgo: 1)]
+    // The five insertions, the client's clear-all, then this one: the seventh change.
+    #expect(response.hasPrefix("HTTP/1.1 200"))
+    #expect(RawResponse(response)?.body == #"{"cursor":"7"}"#)
     #expect(try await client.fetchPage(PageRequest(limit: 10)).items == newest)
     for body in [
       #"{"upTo": "2023-11-14T22:13:18Z"}"#, #"{"upToID": "n1"}"#,
@@ -78,15 +81,18 @@ struct ServerIntegrationTests {
     ]
     let server = try TestServer(notifications: feed)
     defer { server.stop() }
+    // As the inbox stores them: each one's insertion, in order, is its version.
+    var stored = feed
+    for index in stored.indices { stored[index].version = ChangeCursor(UInt64(index + 1)) }
     let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
     // Ids that need escaping in a query arrive intact.
-    #expect(try await client.fetchUnread(.contact("c/1")) == [feed[0], feed[1]])
-    #expect(try await client.fetchUnread(.ping("p 1")) == [feed[1]])
-    #expect(try await client.fetchUnread(.alert("a1")) == [feed[2]])
+    #expect(try await client.fetchUnread(.contact("c/1")) == [stored[0], stored[1]])
+    #expect(try await client.fetchUnread(.ping("p 1")) == [stored[1]])
+    #expect(try await client.fetchUnread(.alert("a1")) == [stored[2]])
     #expect(try await client.fetchUnread(.alert("nobody")) == [])
     // A phone number as an id: `+`, `&`, `=` and `;` are encoded, not read as a space or a
     // separator.
-    #expect(try await client.fetchUnread(.contact("+1 555&x=y;z")) == [feed[4]])
+    #expect(try await client.fetchUnread(.contact("+1 555&x=y;z")) == [stored[4]])
     // The documented shape, and its refusals.
     let response = await server.raw(
       "GET /api/notifications/unread?alert=a1 HTTP/1.1\r\nAuthorization: Bearer secret\r\n"
@@ -203,18 +209,19 @@ struct ServerIntegrationTests {
     var iterator = try await client.updates(nil).makeAsyncIterator()
     try server.inbox.insert([sample("s1")])
     let first = try await iterator.next()
-    #expect(first?.change == .inserted(sample("s1")))
+    // Each insertion's cursor is the inserted notification's version.
+    #expect(first?.change == .inserted(versioned(sample("s1"), 1)))
     let cursor = try #require(first?.cursor)
     // Drop the connection, change things meanwhile, and resume from the last event id.
     iterator = try await client.updates(nil).makeAsyncIterator()
     try server.inbox.insert([sample("s2")])
     var resumed = try await client.updates(cursor).makeAsyncIterator()
     let missed = try await resumed.next()
-    #expect(missed?.change == .inserted(sample("s2")))
+    #expect(missed?.change == .inserted(versioned(sample("s2"), 2)))
     // A change after the resume is told once, after the catch-up.
     try server.inbox.insert([sample("s3")])
     let next = try await resumed.next()
-    #expect(next?.change == .inserted(sample("s3")))
+    #expect(next?.change == .inserted(versioned(sample("s3"), 3)))
     _ = iterator
   }
 

@@ -103,6 +103,13 @@ func sample(_ id: String, secondsAgo: Double = 0) -> NotificationData {
     target: .ping(pingID: "p", contactID: "c"))
 }
 
+/// `notification` as the inbox holds it once the change at `version` made it so.
+func versioned(_ notification: NotificationData, _ version: ChangeCursor) -> NotificationData {
+  var notification = notification
+  notification.version = version
+  return notification
+}
+
 /// A response read off a raw connection: the status, the headers (names lowercased) and the
 /// body as text.
 struct RawResponse: Equatable {

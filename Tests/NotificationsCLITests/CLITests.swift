@@ -426,7 +426,11 @@ struct CLITests {
     #expect(first.count == 50)
     #expect(try await ids("list", "--all").count == 120)
     #expect(try await Array(ids("list", "--all").prefix(50)) == first)
-    #expect(try await ids("list", "--unread").count == 120)
+    // A filter lists the first page of what passes, asked of the inbox; --all every one.
+    #expect(try await ids("list", "--unread") == first)
+    #expect(try await ids("list", "--unread", "--all").count == 120)
+    let unreadTable = try await cli("list", "--unread").output
+    #expect(unreadTable.contains("\nThe newest 50 are shown; 'list --all --unread' lists every one.\n"))
     let table = try await cli("list").output
     #expect(table.contains("\nThe newest 50 are shown; 'list --all' lists every notification.\n120 unread\n"))
     // A command on one notification finds it beyond the first page.

@@ -143,6 +143,24 @@ public final class NotificationAPI: Sendable {
     return value
   }
 
+  /// The `type` a page request filters by (any type name, known or not): `.all` without one.
+  static func filter(in request: HTTPRequest) throws(InvalidParameter) -> NotificationFilter {
+    guard let name = request.query["type"] else { return .all }
+    guard !name.isEmpty, name.utf8.count <= 64 else {
+      throw InvalidParameter(message: "type must name a notification type, not \(name.prefix(40))")
+    }
+    return .type(NotificationType(rawValue: name))
+  }
+
+  /// A query flag: `true` or `false`, `false` without one.
+  static func flag(_ name: String, in request: HTTPRequest) throws(InvalidParameter) -> Bool {
+    switch request.query[name] {
+    case nil, "false": return false
+    case "true": return true
+    case let value?: throw InvalidParameter(message: "\(name) must be true or false, not \(value.prefix(40))")
+    }
+  }
+
   /// The `cursor` of a page request: one a page's `nextCursor` gave (`PageKey`), or `nil`.
   static func pageCursor(in request: HTTPRequest) throws(InvalidParameter) -> String? {
     guard let cursor = request.query["cursor"] else { return nil }
@@ -229,14 +247,15 @@ public final class NotificationAPI: Sendable {
         throw InvalidParameter(message: "offset is not taken: ask for the next page with cursor")
       }
       let page = try await client.fetchPage(
-        PageRequest(limit: limit, cursor: try Self.pageCursor(in: request)))
+        PageRequest(
+          limit: limit, cursor: try Self.pageCursor(in: request),
+          filter: try Self.filter(in: request), unreadOnly: try Self.flag("unread", in: request)))
       return .json(page)
     case ("POST", 1) where rest[0] == "clear":
       switch try clearAllBound(in: request) {
-      case .upTo(let bound): try await client.deleteAllUpTo(bound)
-      case .everything: try await client.deleteAll()
+      case .upTo(let bound): return try await apply(.deleteAll(upTo: bound), for: request)
+      case .everything: return try await apply(.deleteAll(upTo: nil), for: request)
       }
-      return .empty()
     case ("GET", 1) where rest[0] == "changes":
       guard let since = try Self.number("since", in: request, range: positions) else {
         throw InvalidParameter(message: "since is required")
@@ -260,24 +279,36 @@ public final class NotificationAPI: Sendable {
       struct Body: Decodable { var ids: [String]? }
       let body = request.body.isEmpty ? Body(ids: nil) : try decode(Body.self, request.body)
       for id in body.ids ?? [] { try NotificationData.checkID(id) }
-      try await client.markAllAsRead(body.ids)
-      return .empty()
+      return try await apply(.markAllAsRead(body.ids), for: request)
     case ("GET", 1):
       return .json(try await client.fetchNotification(try Self.id(rest[0])))
     case ("DELETE", 1):
-      try await client.delete(try Self.id(rest[0]))
-      return .empty()
+      return try await apply(.delete(try Self.id(rest[0])), for: request)
     case ("PATCH", 2) where rest[1] == "read":
-      try await client.markAsRead(try Self.id(rest[0]))
-      return .empty()
+      return try await apply(.markAsRead(try Self.id(rest[0])), for: request)
     case ("PATCH", 2) where rest[1] == "unread":
-      try await client.markAsUnread(try Self.id(rest[0]))
-      return .empty()
+      return try await apply(.markAsUnread(try Self.id(rest[0])), for: request)
     case (_, 0...2):
       return Self.methodNotAllowed(request)
     default:
       return Self.notFound
     }
+  }
+
+  /// Makes a change once per `Idempotency-Key` (a UUID; a new change without one) and answers
+  /// `{"cursor": "42"}`, the cursor of the inbox's log right after it.
+  func apply(_ intent: ChangeIntent, for request: HTTPRequest) async throws -> HTTPResponse {
+    let id: UUID
+    if let key = request.header("idempotency-key") {
+      guard let parsed = UUID(uuidString: key) else {
+        throw InvalidParameter(message: "Idempotency-Key must be a UUID, not \(key.prefix(40))")
+      }
+      id = parsed
+    } else {
+      id = UUID()
+    }
+    struct Answer: Encodable { var cursor: ChangeCursor? }
+    return .json(Answer(cursor: try await client.apply(ChangeRequest(id: id, intent))))
   }
 
   static func methodNotAllowed(_ request: HTTPRequest) -> HTTPResponse {

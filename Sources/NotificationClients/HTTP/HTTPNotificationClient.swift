@@ -22,6 +22,10 @@ extension NotificationClient {
     let fetchPage: @Sendable (PageRequest) async throws -> NotificationPage = { request in
       var query = [URLQueryItem(name: "limit", value: String(request.limit))]
       if let cursor = request.cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+      if case .type(let type) = request.filter {
+        query.append(URLQueryItem(name: "type", value: type.rawValue))
+      }
+      if request.unreadOnly { query.append(URLQueryItem(name: "unread", value: "true")) }
       let data = try await api.send("GET", "api/notifications", query: query)
       let page = try api.decode(LossyPage.self, from: data)
       for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
@@ -41,29 +45,13 @@ extension NotificationClient {
           query: [URLQueryItem(name: "since", value: cursor.description)])
         return try api.decode([WireEvent].self, from: data).map(\.event)
       },
-      markAsRead: { id in
-        _ = try await api.send("PATCH", "api/notifications/\(try HTTPAPI.segment(id))/read")
-      },
-      markAsUnread: { id in
-        _ = try await api.send("PATCH", "api/notifications/\(try HTTPAPI.segment(id))/unread")
-      },
-      markAllAsRead: { ids in
-        let body = try JSONEncoder().encode(["ids": ids])
-        _ = try await api.send("PATCH", "api/notifications/read-all", body: body)
-      },
-      delete: { id in
-        _ = try await api.send("DELETE", "api/notifications/\(try HTTPAPI.segment(id))")
-      },
-      deleteAll: {
-        let body = try JSONEncoder().encode(["everything": true])
-        _ = try await api.send("POST", "api/notifications/clear", body: body)
-      },
-      deleteAllUpTo: { bound in
-        guard let timestamp = ISO8601.string(from: bound.timestamp) else {
-          throw UserFacingError.invalidData(reason: "a clear-all bound outside the years 0000 to 9999")
-        }
-        let body = try JSONEncoder().encode(["upTo": timestamp, "upToID": bound.id])
-        _ = try await api.send("POST", "api/notifications/clear", body: body)
+      apply: { request in
+        let (method, path, body) = try HTTPAPI.route(of: request.intent)
+        let data = try await api.send(
+          method, path, body: body, headers: ["Idempotency-Key": request.id.uuidString])
+        // A server older than cursors answers 204, with no body.
+        guard !data.isEmpty else { return nil }
+        return try api.decode(ChangeAnswer.self, from: data).cursor
       },
       fetchNotification: { id in
         let data = try await api.send("GET", "api/notifications/\(try HTTPAPI.segment(id))")
@@ -109,6 +97,11 @@ extension NotificationClient {
 /// sends something other than a count (described in `unreadTotalProblem`); the feature then
 /// counts the notifications it loaded. `changeCursor` is optional too: without it (an older
 /// server) the feature catches up from the newest change it heard of.
+/// The answer to a change: `{"cursor": "42"}`.
+struct ChangeAnswer: Decodable {
+  var cursor: ChangeCursor?
+}
+
 package struct LossyPage: Decodable {
   package var items: [NotificationData] = []
   package var problems: [String] = []
@@ -187,9 +180,29 @@ struct HTTPAPI: Sendable {
   }
 
   /// A request for `path` (relative to the base URL, its segments encoded already) and `query`.
-  func request(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil)
-    throws -> URLRequest
-  {
+  /// The method, path and body of the call that makes a change.
+  static func route(of intent: ChangeIntent) throws -> (String, String, Data?) {
+    switch intent {
+    case .markAsRead(let id): return ("PATCH", "api/notifications/\(try segment(id))/read", nil)
+    case .markAsUnread(let id): return ("PATCH", "api/notifications/\(try segment(id))/unread", nil)
+    case .markAllAsRead(let ids):
+      return ("PATCH", "api/notifications/read-all", try JSONEncoder().encode(["ids": ids]))
+    case .delete(let id): return ("DELETE", "api/notifications/\(try segment(id))", nil)
+    case .deleteAll(upTo: nil):
+      return ("POST", "api/notifications/clear", try JSONEncoder().encode(["everything": true]))
+    case .deleteAll(upTo: let bound?):
+      guard let timestamp = ISO8601.string(from: bound.timestamp) else {
+        throw UserFacingError.invalidData(reason: "a clear-all bound outside the years 0000 to 9999")
+      }
+      let body = try JSONEncoder().encode(["upTo": timestamp, "upToID": bound.id])
+      return ("POST", "api/notifications/clear", body)
+    }
+  }
+
+  func request(
+    _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+    headers: [String: String] = [:]
+  ) throws -> URLRequest {
     guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
       throw UserFacingError.invalidData(reason: "bad server address \(baseURL)")
     }
@@ -216,13 +229,15 @@ struct HTTPAPI: Sendable {
     request.timeoutInterval = 30
     if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     return request
   }
 
-  func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil)
-    async throws -> Data
-  {
-    let request = try request(method, path, query: query, body: body)
+  func send(
+    _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+    headers: [String: String] = [:]
+  ) async throws -> Data {
+    let request = try request(method, path, query: query, body: body, headers: headers)
     let data: Data
     let response: URLResponse
     do {

@@ -32,6 +32,8 @@ public final class InMemoryNotificationBackend: Sendable {
     var faults = Faults()
     var random: SeededRandomNumberGenerator
     var log: [(cursor: UInt64, change: NotificationChange)] = []
+    /// The cursor each change id was answered with.
+    var applied: [UUID: UInt64] = [:]
   }
 
   private let state: LockedState<State>
@@ -77,9 +79,12 @@ public final class InMemoryNotificationBackend: Sendable {
     broadcast.count
   }
 
-  /// Adds a notification as if another device created it, telling live listeners.
+  /// Adds a notification as if another device created it (or replaces the one with its id),
+  /// telling live listeners; its version is the cursor of the change.
   public func insert(_ notification: NotificationData) {
     change { state in
+      var notification = notification
+      notification.version = ChangeCursor(state.cursor + 1)
       _ = state.notifications.remove(id: notification.id)
       _ = state.notifications.append(notification)
       state.notifications.sort(by: NotificationData.isOrderedBefore)
@@ -107,8 +112,11 @@ public final class InMemoryNotificationBackend: Sendable {
           // was inserted or deleted since: found by a binary search of the feed's order.
           let elements = state.notifications.elements
           let start = key.map { key in Self.firstIndex(in: elements, after: key) } ?? 0
-          let items = Array(elements[start...].prefix(request.limit))
-          let hasMore = start + items.count < elements.count
+          // A filtered page holds the next notifications that pass, one more telling whether
+          // there are more.
+          var items = Array(elements[start...].lazy.filter(request.passes).prefix(request.limit + 1))
+          let hasMore = items.count > request.limit
+          if hasMore { items.removeLast() }
           return NotificationPage(
             items: items, nextCursor: hasMore ? items.last.map { PageKey(after: $0).cursor } : nil,
             hasMore: hasMore, unreadTotal: elements.count(where: { !$0.isRead }),
@@ -145,42 +153,9 @@ public final class InMemoryNotificationBackend: Sendable {
           }
         }
       },
-      markAsRead: { id in try await self.update(id) { $0.isRead = true } },
-      markAsUnread: { id in try await self.update(id) { $0.isRead = false } },
-      markAllAsRead: { ids in
+      apply: { request in
         try await self.call()
-        self.change { state in
-          for var notification in state.notifications.elements
-          where !notification.isRead && ids.map({ $0.contains(notification.id) }) ?? true {
-            notification.isRead = true
-            state.notifications[id: notification.id] = notification
-            Self.record(.updated(notification), in: &state)
-          }
-        }
-      },
-      delete: { id in
-        try await self.call()
-        try self.change { state in
-          guard state.notifications.remove(id: id) != nil else {
-            throw UserFacingError.notFound
-          }
-          Self.record(.deleted(id: id), in: &state)
-        }
-      },
-      deleteAll: {
-        try await self.call()
-        self.change { state in
-          state.notifications.removeAll()
-          Self.record(.snapshot([]), in: &state)
-        }
-      },
-      deleteAllUpTo: { bound in
-        try await self.call()
-        self.change { state in
-          // The feed is newest first: what the bound covers is a suffix of it.
-          state.notifications.removeAll { bound.covers($0) }
-          Self.record(.snapshot(state.notifications.elements), in: &state)
-        }
+        return try self.change { state in try Self.apply(request, to: &state) }
       },
       fetchNotification: { id in
         try await self.call()
@@ -211,19 +186,45 @@ public final class InMemoryNotificationBackend: Sendable {
     return low
   }
 
-  private func update(_ id: String, _ edit: (inout NotificationData) -> Void) async throws {
-    try await call()
-    try change { state in
-      guard var notification = state.notifications[id: id] else {
-        throw UserFacingError.notFound
+  /// Makes the change `request` asks for, once: a change id applied before answers the cursor
+  /// it answered then. Answers the cursor of the newest change after it.
+  private static func apply(_ request: ChangeRequest, to state: inout State) throws -> ChangeCursor {
+    if let answered = state.applied[request.id] { return ChangeCursor(answered) }
+    switch request.intent {
+    case .markAsRead(let id): try setRead(id, true, in: &state)
+    case .markAsUnread(let id): try setRead(id, false, in: &state)
+    case .markAllAsRead(let ids):
+      for var notification in state.notifications.elements
+      where !notification.isRead && ids.map({ $0.contains(notification.id) }) ?? true {
+        notification.isRead = true
+        notification.version = ChangeCursor(state.cursor + 1)
+        state.notifications[id: notification.id] = notification
+        record(.updated(notification), in: &state)
       }
-      edit(&notification)
-      // A write that changes nothing is no change: an `.updated` for it told a client that had
-      // not loaded the notification to count it again.
-      guard notification != state.notifications[id: id] else { return }
-      state.notifications[id: id] = notification
-      Self.record(.updated(notification), in: &state)
+    case .delete(let id):
+      guard state.notifications.remove(id: id) != nil else { throw UserFacingError.notFound }
+      record(.deleted(id: id), in: &state)
+    case .deleteAll(upTo: nil):
+      state.notifications.removeAll()
+      record(.snapshot([]), in: &state)
+    case .deleteAll(upTo: let bound?):
+      // The feed is newest first: what the bound covers is a suffix of it.
+      state.notifications.removeAll { bound.covers($0) }
+      record(.snapshot(state.notifications.elements), in: &state)
     }
+    state.applied[request.id] = state.cursor
+    return ChangeCursor(state.cursor)
+  }
+
+  private static func setRead(_ id: String, _ isRead: Bool, in state: inout State) throws {
+    guard var notification = state.notifications[id: id] else { throw UserFacingError.notFound }
+    // A write that changes nothing is no change: an `.updated` for it told a client that had
+    // not loaded the notification to count it again.
+    guard notification.isRead != isRead else { return }
+    notification.isRead = isRead
+    notification.version = ChangeCursor(state.cursor + 1)
+    state.notifications[id: id] = notification
+    record(.updated(notification), in: &state)
   }
 
   /// Applies latency and injected failures to one call.

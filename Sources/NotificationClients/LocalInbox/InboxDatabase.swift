@@ -20,13 +20,20 @@ import NotificationFeature
 /// Several processes may use one inbox at once (the CLI, the dev server, a second CLI): the
 /// database is journaled with WAL and a writer waits for another's lock (see ``SQLiteQueue``).
 ///
-/// Schema (migrations "inbox 1" and "inbox 2"):
+/// Schema (migrations "inbox 1" to "inbox 3"):
 ///
 /// - `notifications(id PRIMARY KEY, type, timestamp, is_read, json, contact_id, alert_id,
-///   ping_id)`: `timestamp` is the `Date`'s own `Double` (seconds since 2001), so it reads back
-///   exactly; `json` is the notification's JSON shape, whose `isRead` and `timestamp` the
-///   columns override; the last three name the entity it is about (a ping's contact too), and
-///   partial indexes on them list an entity's unread notifications ("inbox 2").
+///   ping_id, version)`: `timestamp` is the `Date`'s own `Double` (seconds since 2001), so it
+///   reads back exactly; `json` is the notification's JSON shape, whose `isRead`, `timestamp`
+///   and `version` the columns override; `contact_id`, `alert_id` and `ping_id` name the entity
+///   it is about (a ping's contact too), and partial indexes on them list an entity's unread
+///   notifications ("inbox 2"); `version` is the cursor of its last change ("inbox 3"; `NULL`
+///   for a notification not changed since, or a cached one the remote gave none).
+/// - Partial indexes `unread_by_date` and `unread_by_type` list the unread notifications (of a
+///   type) in the feed's order, for filtered pages ("inbox 3").
+/// - `applied_changes(id PRIMARY KEY, cursor)`: the cursor each change id was answered with,
+///   for as long as the change log keeps its changes, so a retried change is applied once
+///   ("inbox 3").
 /// - `changes(cursor INTEGER PRIMARY KEY AUTOINCREMENT, kind, id, json)`: the newest
 ///   ``changeLogLimit`` changes; a cursor older than those catches up with a snapshot.
 /// - `counts(unread)`: one row, kept by the triggers on `notifications`.
@@ -199,6 +206,21 @@ package final class InboxDatabase: Sendable {
           WHERE is_read = 0 AND ping_id IS NOT NULL;
         """)
     }
+    migrator.register("inbox 3") { db in
+      // Each notification's version (the cursor of its last change), and the answer each change
+      // id was given, so a retried change is applied once.
+      try db.execute(
+        """
+        ALTER TABLE notifications ADD COLUMN version INTEGER;
+        CREATE TABLE applied_changes (
+          id TEXT PRIMARY KEY NOT NULL,
+          cursor INTEGER NOT NULL
+        );
+        CREATE INDEX applied_changes_by_cursor ON applied_changes (cursor);
+        CREATE INDEX unread_by_date ON notifications (timestamp DESC, id) WHERE is_read = 0;
+        CREATE INDEX unread_by_type ON notifications (type, timestamp DESC, id) WHERE is_read = 0;
+        """)
+    }
     return migrator
   }()
 
@@ -230,28 +252,35 @@ package final class InboxDatabase: Sendable {
   /// exactly the changes the page does not have.
   ///
   /// - Complexity: O(*limit* · log *n*): a walk of the `(timestamp DESC, id)` index from the key.
-  package func page(after key: PageKey?, limit: Int) throws(InboxError) -> NotificationPage {
+  package func page(
+    after key: PageKey?, limit: Int, filter: NotificationFilter = .all, unreadOnly: Bool = false
+  ) throws(InboxError) -> NotificationPage {
     guard (1...Self.maximumPageSize).contains(limit) else {
       throw .invalidRequest("The limit must be 1 to \(Self.maximumPageSize), not \(limit).")
     }
+    // Each filter walks an index in the feed's order: `notifications_by_type` for a type,
+    // `unread_by_date` and `unread_by_type` for unread ones ("inbox 3").
+    var conditions: [String] = []
+    var values: [SQLiteValue] = [.integer(Int64(limit) + 1)]
+    if let key {
+      conditions.append("(timestamp < ?2 OR (timestamp = ?2 AND id > ?3))")
+      values += [.real(key.timestamp.timeIntervalSinceReferenceDate), .text(key.id)]
+    }
+    if case .type(let type) = filter {
+      values.append(.text(type.rawValue))
+      conditions.append("type = ?\(values.count)")
+    }
+    if unreadOnly { conditions.append("is_read = 0") }
+    let condition = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     return try reading { db in
       try db.transaction(.deferred) {
         // One more row than asked tells whether there is a next page without counting.
-        var items: [NotificationData]
-        if let key {
-          let seconds = SQLiteValue.real(key.timestamp.timeIntervalSinceReferenceDate)
-          items = try db.statement(
-            """
-            SELECT json, timestamp, is_read FROM notifications
-            WHERE timestamp < ?1 OR (timestamp = ?1 AND id > ?2)
-            ORDER BY timestamp DESC, id LIMIT ?3
-            """
-          ).rows([seconds, .text(key.id), .integer(Int64(limit) + 1)], Self.notification)
-        } else {
-          items = try db.statement(
-            "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id LIMIT ?"
-          ).rows([.integer(Int64(limit) + 1)], Self.notification)
-        }
+        var items = try db.statement(
+          """
+          SELECT json, timestamp, is_read, version FROM notifications \(condition)
+          ORDER BY timestamp DESC, id LIMIT ?1
+          """
+        ).rows(values, Self.notification)
         let hasMore = items.count > limit
         if hasMore { items.removeLast() }
         return NotificationPage(
@@ -265,7 +294,7 @@ package final class InboxDatabase: Sendable {
   /// The notification with `id`, or `nil`.
   package func notification(id: String) throws(InboxError) -> NotificationData? {
     try reading { db in
-      try db.statement("SELECT json, timestamp, is_read FROM notifications WHERE id = ?")
+      try db.statement("SELECT json, timestamp, is_read, version FROM notifications WHERE id = ?")
         .firstRow([.text(id)], Self.notification)
     }
   }
@@ -296,7 +325,7 @@ package final class InboxDatabase: Sendable {
       }
       var items = try db.statement(
         """
-        SELECT json, timestamp, is_read FROM notifications
+        SELECT json, timestamp, is_read, version FROM notifications
         WHERE is_read = 0 AND \(column) = ?1 \(after) ORDER BY timestamp DESC, id LIMIT ?2
         """
       ).rows(values, Self.notification)
@@ -353,7 +382,7 @@ package final class InboxDatabase: Sendable {
         ?? latest.position
       if cursor.position + 1 < oldest || cursor > latest {
         let all = try db.statement(
-          "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id"
+          "SELECT json, timestamp, is_read, version FROM notifications ORDER BY timestamp DESC, id"
         ).rows([], Self.notification)
         return [NotificationEvent(.snapshot(all), cursor: latest)]
       }
@@ -375,14 +404,16 @@ package final class InboxDatabase: Sendable {
 
   // MARK: Changing
 
-  /// Adds notifications, or replaces those with the same ids, logging each.
+  /// Adds notifications, or replaces those with the same ids, logging each; each one's version
+  /// is the cursor of its change.
   ///
   /// - Returns: The events logged, with their cursors.
   @discardableResult
   package func insert(_ notifications: [NotificationData]) throws -> [NotificationEvent] {
     try writing { db in
       var events: [NotificationEvent] = []
-      for notification in notifications {
+      for var notification in notifications {
+        notification.version = try Self.nextCursor(db)
         try Self.upsert(notification, in: db)
         events.append(try Self.log(.inserted(notification), in: db))
       }
@@ -390,98 +421,103 @@ package final class InboxDatabase: Sendable {
     }
   }
 
-  /// Marks a notification read or unread.
+  /// Makes the change `request` asks for, in one transaction, once: a change id the inbox has
+  /// answered (while its change log holds the changes since) is answered again with the same
+  /// cursor, and changes nothing.
   ///
-  /// - Throws: `UserFacingError.notFound` when the inbox has no notification with `id`.
-  @discardableResult
-  package func setRead(_ id: String, _ isRead: Bool) throws -> [NotificationEvent] {
+  /// - Returns: The cursor of the newest change right after it (see `NotificationClient.apply`)
+  ///   and the events it logged.
+  /// - Throws: `UserFacingError.notFound` when the inbox has no notification with the id a
+  ///   read, unread or delete names.
+  package func apply(_ request: ChangeRequest) throws -> (cursor: ChangeCursor, events: [NotificationEvent]) {
     try writing { db in
-      guard var notification = try Self.notification(id, in: db) else {
-        throw UserFacingError.notFound
+      let key = SQLiteValue.text(request.id.uuidString)
+      if let answered = try db.statement("SELECT cursor FROM applied_changes WHERE id = ?")
+        .firstRow([key], { ChangeCursor(UInt64(clamping: max(0, $0.integer(at: 0)))) })
+      {
+        return (answered, [])
       }
-      guard notification.isRead != isRead else { return [] }
-      notification.isRead = isRead
+      let events = try Self.make(request.intent, in: db)
+      let cursor = try Self.latestCursor(db)
       try db.execute(
-        "UPDATE notifications SET is_read = ? WHERE id = ?", [.init(isRead), .text(id)])
-      return [try Self.log(.updated(notification), in: db)]
+        "INSERT INTO applied_changes (id, cursor) VALUES (?, ?)",
+        [key, .integer(Int64(clamping: cursor.position))])
+      return (cursor, events)
     }
   }
 
-  /// Marks read the notifications with `ids` (every notification when `nil`).
-  @discardableResult
-  package func markAllAsRead(_ ids: [String]?) throws -> [NotificationEvent] {
-    try writing { db in
+  private static func make(_ intent: ChangeIntent, in db: SQLiteConnection) throws -> [NotificationEvent] {
+    switch intent {
+    case .markAsRead(let id): return try setRead(id, true, in: db)
+    case .markAsUnread(let id): return try setRead(id, false, in: db)
+    case .markAllAsRead(let ids):
       let unread: [NotificationData]
       if let ids {
-        unread = try ids.compactMap { id in try Self.notification(id, in: db) }
-          .filter { !$0.isRead }
+        unread = try ids.compactMap { id in try notification(id, in: db) }.filter { !$0.isRead }
       } else {
         unread = try db.statement(
-          "SELECT json, timestamp, is_read FROM notifications WHERE is_read = 0"
-        ).rows([], Self.notification)
+          "SELECT json, timestamp, is_read, version FROM notifications WHERE is_read = 0"
+        ).rows([], notification)
       }
       var events: [NotificationEvent] = []
       for var notification in unread {
         notification.isRead = true
-        try db.execute("UPDATE notifications SET is_read = 1 WHERE id = ?", [.text(notification.id)])
-        events.append(try Self.log(.updated(notification), in: db))
+        notification.version = try nextCursor(db)
+        try db.execute(
+          "UPDATE notifications SET is_read = 1, version = ? WHERE id = ?",
+          [.integer(Int64(clamping: notification.version?.position ?? 0)), .text(notification.id)])
+        events.append(try log(.updated(notification), in: db))
       }
       return events
-    }
-  }
-
-  /// Deletes a notification.
-  ///
-  /// - Throws: `UserFacingError.notFound` when the inbox has no notification with `id`.
-  @discardableResult
-  package func delete(_ id: String) throws -> [NotificationEvent] {
-    try writing { db in
+    case .delete(let id):
       try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
       guard db.changes == 1 else { throw UserFacingError.notFound }
-      return [try Self.log(.deleted(id: id), in: db)]
-    }
-  }
-
-  /// Deletes every notification.
-  @discardableResult
-  package func deleteAll() throws -> [NotificationEvent] {
-    try writing { db in
+      return [try log(.deleted(id: id), in: db)]
+    case .deleteAll(upTo: nil):
       try db.execute("DELETE FROM notifications")
-      return [try Self.log(.snapshot([]), in: db)]
-    }
-  }
-
-  /// Deletes the notifications a clear-all bounded at `bound` covers: the one at it and every
-  /// one after it in the feed's order (see `FeedPosition`). Logs the notifications left as a
-  /// snapshot (none, usually: those that arrived after the person cleared).
-  @discardableResult
-  package func deleteAll(upTo bound: FeedPosition) throws -> [NotificationEvent] {
-    try writing { db in
-      try Self.deleteNotifications(upTo: bound, in: db)
+      return [try log(.snapshot([]), in: db)]
+    case .deleteAll(upTo: let bound?):
+      // Logs the notifications left as a snapshot (none, usually: those that arrived after the
+      // person cleared).
+      try deleteNotifications(upTo: bound, in: db)
       let left = try db.statement(
-        "SELECT json, timestamp, is_read FROM notifications ORDER BY timestamp DESC, id"
-      ).rows([], Self.notification)
-      return [try Self.log(.snapshot(left), in: db)]
+        "SELECT json, timestamp, is_read, version FROM notifications ORDER BY timestamp DESC, id"
+      ).rows([], notification)
+      return [try log(.snapshot(left), in: db)]
     }
   }
 
-  /// Deletes the cached notifications a remote clear-all bounded at `bound` deleted, without
-  /// logging it.
-  package func cacheDeleteAll(upTo bound: FeedPosition) throws {
-    try writing { db in try Self.deleteNotifications(upTo: bound, in: db) }
+  private static func setRead(_ id: String, _ isRead: Bool, in db: SQLiteConnection) throws
+    -> [NotificationEvent]
+  {
+    guard var notification = try notification(id, in: db) else { throw UserFacingError.notFound }
+    guard notification.isRead != isRead else { return [] }
+    notification.isRead = isRead
+    let version = try nextCursor(db)
+    notification.version = version
+    try db.execute(
+      "UPDATE notifications SET is_read = ?, version = ? WHERE id = ?",
+      [.init(isRead), .integer(Int64(clamping: version.position)), .text(id)])
+    return [try log(.updated(notification), in: db)]
   }
 
   /// Deletes what `bound` covers: the notifications older than its millisecond at once, and
   /// those within a millisecond of it as `FeedPosition.covers` decides (see its precision).
-  private static func deleteNotifications(upTo bound: FeedPosition, in db: SQLiteConnection)
-    throws
-  {
+  private static func deleteNotifications(
+    upTo bound: FeedPosition, notNewerThan cursor: ChangeCursor? = nil, in db: SQLiteConnection
+  ) throws {
     let seconds = bound.timestamp.timeIntervalSinceReferenceDate
-    let edge: [SQLiteValue] = [.real(seconds - 0.002), .real(seconds + 0.002)]
-    try db.execute("DELETE FROM notifications WHERE timestamp < ?", [edge[0]])
+    // A notification whose version is newer than `cursor` came after the deletion: it stays.
+    let older = cursor == nil ? "" : " AND (version IS NULL OR version <= ?3)"
+    let version = cursor.map { [SQLiteValue.integer(Int64(clamping: $0.position))] } ?? []
+    let low = SQLiteValue.real(seconds - 0.002)
+    let high = SQLiteValue.real(seconds + 0.002)
+    try db.execute(
+      "DELETE FROM notifications WHERE timestamp < ?1\(older)",
+      [low] + (version.isEmpty ? [] : [.null] + version))
     let near = try db.statement(
-      "SELECT id, timestamp FROM notifications WHERE timestamp BETWEEN ? AND ?"
-    ).rows(edge) { row throws(SQLiteError) in
+      "SELECT id, timestamp FROM notifications WHERE timestamp BETWEEN ?1 AND ?2\(older)"
+    ).rows([low, high] + version) { row throws(SQLiteError) in
       (id: row.text(at: 0), seconds: row.real(at: 1))
     }
     for (id, seconds) in near
@@ -573,17 +609,35 @@ package final class InboxDatabase: Sendable {
     }
   }
 
-  /// Sets the read state of cached notifications the remote backend confirmed changed
-  /// (every one when `ids` is `nil`).
-  package func cacheRead(_ ids: [String]?, isRead: Bool) throws {
+  /// Applies to the cache a change the remote backend confirmed at `cursor` (its answer): the
+  /// notifications it names are as it says at that cursor, unless the cache has a newer
+  /// version of one already. Without a cursor (a remote that does not say), applied as it is.
+  package func cacheApplied(_ intent: ChangeIntent, at cursor: ChangeCursor?) throws {
     try writing { db in
-      if let ids {
-        for id in ids {
-          try db.execute(
-            "UPDATE notifications SET is_read = ? WHERE id = ?", [.init(isRead), .text(id)])
+      let version: SQLiteValue = cursor.map { .integer(Int64(clamping: $0.position)) } ?? .null
+      // A notification is changed unless the version it has is newer than the answer's.
+      let isOlder = "(?3 IS NULL OR version IS NULL OR version <= ?3)"
+      func setRead(_ ids: [String]?, _ isRead: Bool) throws {
+        let set = "UPDATE notifications SET is_read = ?1, version = coalesce(?3, version)"
+        if let ids {
+          for id in ids {
+            try db.execute(
+              "\(set) WHERE id = ?2 AND \(isOlder)", [.init(isRead), .text(id), version])
+          }
+        } else {
+          try db.execute("\(set) WHERE ?2 IS NULL AND \(isOlder)", [.init(isRead), .null, version])
         }
-      } else {
-        try db.execute("UPDATE notifications SET is_read = ?", [.init(isRead)])
+      }
+      switch intent {
+      case .markAsRead(let id): try setRead([id], true)
+      case .markAsUnread(let id): try setRead([id], false)
+      case .markAllAsRead(let ids): try setRead(ids, true)
+      case .delete(let id):
+        try db.execute("DELETE FROM notifications WHERE id = ?2 AND \(isOlder)", [.null, .text(id), version])
+      case .deleteAll(upTo: nil):
+        try db.execute("DELETE FROM notifications WHERE ?2 IS NULL AND \(isOlder)", [.null, .null, version])
+      case .deleteAll(upTo: let bound?):
+        try Self.deleteNotifications(upTo: bound, notNewerThan: cursor, in: db)
       }
     }
   }
@@ -594,19 +648,25 @@ package final class InboxDatabase: Sendable {
   package func cacheFirstPage(_ page: NotificationPage) throws {
     try writing { db in
       let listed = Set(page.items.map(\.id))
+      // A cached notification whose version is newer than the page (an event or an answer
+      // copied after the remote read the page) is not stale: the page is older than it.
+      let version = page.changeCursor.map { SQLiteValue.integer(Int64(clamping: $0.position)) } ?? .null
+      let older = "(?2 IS NULL OR version IS NULL OR version <= ?2)"
       let stale: [String]
       if page.hasMore, let oldest = page.items.last {
         stale = try db.statement(
-          "SELECT id FROM notifications WHERE timestamp >= ?"
-        ).rows([.real(oldest.timestamp.timeIntervalSinceReferenceDate)]) { $0.text(at: 0) }
+          "SELECT id FROM notifications WHERE timestamp >= ?1 AND \(older)"
+        ).rows([.real(oldest.timestamp.timeIntervalSinceReferenceDate), version]) { $0.text(at: 0) }
       } else {
-        stale = try db.statement("SELECT id FROM notifications").rows { $0.text(at: 0) }
+        stale = try db.statement("SELECT id FROM notifications WHERE ?1 IS NULL AND \(older)")
+          .rows([.null, version]) { $0.text(at: 0) }
       }
       for id in stale where !listed.contains(id) {
         try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
       }
       for notification in page.items { try Self.upsert(notification, in: db) }
       // The page reflects the remote's changes up to its cursor: a replay of them is skipped.
+      // (One the cache applied after the page, replayed, writes no older copy: see `upsert`.)
       if let cursor = page.changeCursor {
         try Self.saveSetting(Data(cursor.description.utf8), forKey: Self.remoteCursorKey, in: db)
       }
@@ -626,11 +686,14 @@ package final class InboxDatabase: Sendable {
   private static func upsert(_ notification: NotificationData, in db: SQLiteConnection) throws {
     try db.execute(
       """
-      INSERT INTO notifications (id, type, timestamp, is_read, json, contact_id, alert_id, ping_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO notifications
+        (id, type, timestamp, is_read, json, contact_id, alert_id, ping_id, version)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET type = excluded.type, timestamp = excluded.timestamp,
         is_read = excluded.is_read, json = excluded.json, contact_id = excluded.contact_id,
-        alert_id = excluded.alert_id, ping_id = excluded.ping_id
+        alert_id = excluded.alert_id, ping_id = excluded.ping_id, version = excluded.version
+      WHERE excluded.version IS NULL OR notifications.version IS NULL
+        OR excluded.version >= notifications.version
       """,
       try row(notification))
   }
@@ -645,13 +708,15 @@ package final class InboxDatabase: Sendable {
     }
     notification.timestamp = Date(timeIntervalSinceReferenceDate: row.real(at: 1))
     notification.isRead = row.bool(at: 2)
+    notification.version =
+      row.isNull(at: 3) ? nil : ChangeCursor(UInt64(clamping: max(0, row.integer(at: 3))))
     return notification
   }
 
   private static func notification(_ id: String, in db: SQLiteConnection) throws(SQLiteError)
     -> NotificationData?
   {
-    try db.statement("SELECT json, timestamp, is_read FROM notifications WHERE id = ?")
+    try db.statement("SELECT json, timestamp, is_read, version FROM notifications WHERE id = ?")
       .firstRow([.text(id)], notification)
   }
 
@@ -661,6 +726,7 @@ package final class InboxDatabase: Sendable {
       .real(notification.timestamp.timeIntervalSinceReferenceDate), .init(notification.isRead),
       .blob(try JSONEncoder().encode(notification)),
     ] + entityColumns(of: notification.target)
+      + [notification.version.map { .integer(Int64(clamping: $0.position)) } ?? .null]
   }
 
   private static func unreadCount(_ db: SQLiteConnection) throws(SQLiteError) -> Int {
@@ -673,19 +739,28 @@ package final class InboxDatabase: Sendable {
         .firstRow { UInt64(max(0, $0.int(at: 0))) } ?? 0)
   }
 
+  /// The cursor the next change logged gets.
+  private static func nextCursor(_ db: SQLiteConnection) throws(SQLiteError) -> ChangeCursor {
+    ChangeCursor(try latestCursor(db).position + 1)
+  }
+
   /// Logs a change, trims the log, and returns the change as an event with its cursor.
   private static func log(_ change: NotificationChange, in db: SQLiteConnection) throws
     -> NotificationEvent
   {
     let (kind, id, json) = try columns(of: change)
+    // The cursor a notification's version was given before it was logged (`nextCursor`).
+    let next = try nextCursor(db)
+    let cursor = Int64(clamping: next.position)
     try db.execute(
-      "INSERT INTO changes (kind, id, json) VALUES (?, ?, ?)", [.text(kind), .init(id), .init(json)])
-    let cursor = db.lastInsertRowID
+      "INSERT INTO changes (cursor, kind, id, json) VALUES (?, ?, ?, ?)",
+      [.integer(cursor), .text(kind), .init(id), .init(json)])
     if cursor % 100 == 0 {
-      try db.execute(
-        "DELETE FROM changes WHERE cursor <= ?", [.integer(cursor - Int64(changeLogLimit))])
+      let oldest = SQLiteValue.integer(cursor - Int64(changeLogLimit))
+      try db.execute("DELETE FROM changes WHERE cursor <= ?", [oldest])
+      try db.execute("DELETE FROM applied_changes WHERE cursor <= ?", [oldest])
     }
-    return NotificationEvent(change, cursor: ChangeCursor(UInt64(max(0, cursor))))
+    return NotificationEvent(change, cursor: next)
   }
 
   private static func columns(of change: NotificationChange) throws -> (String, String?, Data?) {

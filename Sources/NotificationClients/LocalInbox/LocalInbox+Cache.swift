@@ -34,7 +34,8 @@ extension LocalInbox {
         // remote: a cached page's cursor asks the remote for what comes after it.
         do {
           let page = try await remote.fetchPage(request)
-          let isFirst = request.cursor == nil
+          // A filtered first page is not the feed's: what it does not list is not gone.
+          let isFirst = request.cursor == nil && request.filter == .all && !request.unreadOnly
           try? self.cacheDatabase { try isFirst ? $0.cacheFirstPage(page) : $0.cache(page.items.map { .updated($0) }) }
           return page
         } catch let error as UserFacingError where error.isRetryable {
@@ -65,29 +66,10 @@ extension LocalInbox {
         try? self.cacheDatabase { try $0.cache(events) }
         return events
       },
-      markAsRead: { id in
-        try await remote.markAsRead(id)
-        try? self.cacheDatabase { try $0.cacheRead([id], isRead: true) }
-      },
-      markAsUnread: { id in
-        try await remote.markAsUnread(id)
-        try? self.cacheDatabase { try $0.cacheRead([id], isRead: false) }
-      },
-      markAllAsRead: { ids in
-        try await remote.markAllAsRead(ids)
-        try? self.cacheDatabase { try $0.cacheRead(ids, isRead: true) }
-      },
-      delete: { id in
-        try await remote.delete(id)
-        try? self.cacheDatabase { try $0.cache([.deleted(id: id)]) }
-      },
-      deleteAll: {
-        try await remote.deleteAll()
-        try? self.cacheDatabase { try $0.cache([.snapshot([])]) }
-      },
-      deleteAllUpTo: { bound in
-        try await remote.deleteAllUpTo(bound)
-        try? self.cacheDatabase { try $0.cacheDeleteAll(upTo: bound) }
+      apply: { request in
+        let cursor = try await remote.apply(request)
+        try? self.cacheDatabase { try $0.cacheApplied(request.intent, at: cursor) }
+        return cursor
       },
       fetchNotification: { id in
         do {
@@ -127,7 +109,9 @@ extension LocalInbox {
   private func cachedPage(_ request: PageRequest) throws -> NotificationPage {
     let key = request.cursor.flatMap(PageKey.init(cursor:))
     let limit = min(max(1, request.limit), InboxDatabase.maximumPageSize)
-    var page = try cacheDatabase { try $0.page(after: key, limit: limit) }
+    var page = try cacheDatabase {
+      try $0.page(after: key, limit: limit, filter: request.filter, unreadOnly: request.unreadOnly)
+    }
     // The cache's own change log is not the remote's: catching up from its cursor would ask
     // the remote for the wrong changes.
     page.changeCursor = nil

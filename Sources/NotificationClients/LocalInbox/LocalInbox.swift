@@ -146,7 +146,9 @@ public final class LocalInbox: Sendable {
       fetchPage: { request in
         let key = try request.cursor.map(Self.pageKey)
         return try Self.mapping { () throws(InboxError) in
-          try self.database().page(after: key, limit: request.limit)
+          try self.database().page(
+            after: key, limit: request.limit, filter: request.filter,
+            unreadOnly: request.unreadOnly)
         }
       },
       // Opening is immediate: the stream starts with the changes after `since`, read with
@@ -155,12 +157,7 @@ public final class LocalInbox: Sendable {
       changesSince: { cursor in
         try Self.mapping { () throws(InboxError) in try self.database().changes(since: cursor) }
       },
-      markAsRead: { id in try self.change { try $0.setRead(id, true) } },
-      markAsUnread: { id in try self.change { try $0.setRead(id, false) } },
-      markAllAsRead: { ids in try self.change { try $0.markAllAsRead(ids) } },
-      delete: { id in try self.change { try $0.delete(id) } },
-      deleteAll: { try self.change { try $0.deleteAll() } },
-      deleteAllUpTo: { bound in try self.change { try $0.deleteAll(upTo: bound) } },
+      apply: { request in try self.change { try $0.apply(request) } },
       fetchNotification: { id in
         let notification = try Self.mapping { () throws(InboxError) in
           try self.database().notification(id: id)
@@ -193,7 +190,7 @@ public final class LocalInbox: Sendable {
       saveData: { data, key in
         try self.change { database in
           try database.saveSetting(data, forKey: key)
-          return []
+          return ((), [])
         }
       }
     )
@@ -257,9 +254,11 @@ public final class LocalInbox: Sendable {
   // MARK: Changes and the live stream
 
   /// Makes a change and tells live listeners about the events it logged.
-  private func change(_ body: (InboxDatabase) throws -> [NotificationEvent]) throws {
+  private func change<Result>(
+    _ body: (InboxDatabase) throws -> (Result, events: [NotificationEvent])
+  ) throws -> Result {
     do {
-      try broadcast.change { ((), try body(try database())) }
+      return try broadcast.change { try body(try database()) }
     } catch let error as UserFacingError {
       throw error
     } catch let error as InboxError {

@@ -24,21 +24,22 @@ public struct NotificationClient: Sendable {
   public var updates: @Sendable (_ since: ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>
   /// Every change after a cursor, to catch up after a reconnect.
   public var changesSince: @Sendable (ChangeCursor) async throws -> [NotificationEvent]
-  public var markAsRead: @Sendable (String) async throws -> Void
-  public var markAsUnread: @Sendable (String) async throws -> Void
-  /// Marks the given ids read, or every notification when `nil`.
-  public var markAllAsRead: @Sendable ([String]?) async throws -> Void
-  public var delete: @Sendable (String) async throws -> Void
-  /// Deletes every notification, those that arrived a moment ago too. The feature's clear-all
-  /// uses ``deleteAllUpTo`` instead, unless it has no bound.
-  public var deleteAll: @Sendable () async throws -> Void
-  /// Deletes the notifications a clear-all covers: the one at the bound and every one after it
-  /// in the feed's order (see ``FeedPosition``), sparing the newer ones, also when the
-  /// clear-all is sent long after the person cleared.
+  /// Makes a change the person asked for, once per change id (a retry after a lost answer
+  /// changes nothing more), and answers with the cursor of the backend's log right after it:
+  /// the notifications the change names are as it says at that cursor, so what the backend said
+  /// of them before it is older and what it says after it is newer. `nil` when the backend does
+  /// not say. Throws `UserFacingError.notFound` for an id the backend does not have (read,
+  /// unread, delete).
   ///
-  /// > Important: A client made without it deletes everything with ``deleteAll``, newer
-  /// > notifications included. Every client in NotificationClients provides it.
-  public var deleteAllUpTo: @Sendable (FeedPosition) async throws -> Void
+  /// ```swift
+  /// let cursor = try await client.apply(ChangeRequest(id: UUID(), .markAsRead("n1")))
+  /// ```
+  ///
+  /// The endpoints ``markAsRead``, ``markAsUnread``, ``markAllAsRead``, ``delete``,
+  /// ``deleteAll`` and ``deleteAllUpTo`` are this one, for one intent each, with a new change
+  /// id; setting one of them makes `apply` call it for its intent (and answer `nil`), so a test
+  /// overrides just the call it expects.
+  public var apply: @Sendable (ChangeRequest) async throws -> ChangeCursor?
   /// The notification with an id, whether or not a page listed it; `UserFacingError.notFound`
   /// when the backend has none (the default, for a backend that cannot look one up).
   public var fetchNotification: @Sendable (String) async throws -> NotificationData
@@ -53,6 +54,32 @@ public struct NotificationClient: Sendable {
   /// answers; `nil` when there is no cache or it is empty (the default).
   public var cachedPage: @Sendable (PageRequest) async throws -> NotificationPage?
 
+  /// Creates a client whose changes all go through `apply`.
+  public init(
+    fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
+    updates: @escaping @Sendable (ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
+    changesSince: @escaping @Sendable (ChangeCursor) async throws -> [NotificationEvent],
+    apply: @escaping @Sendable (ChangeRequest) async throws -> ChangeCursor?,
+    fetchNotification: @escaping @Sendable (String) async throws -> NotificationData = { _ in
+      throw UserFacingError.notFound
+    },
+    fetchUnread: (@Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
+    cachedPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
+  ) {
+    self.fetchPage = fetchPage
+    self.updates = updates
+    self.changesSince = changesSince
+    self.apply = apply
+    self.fetchNotification = fetchNotification
+    self.fetchUnread = fetchUnread ?? { entity in
+      try await Self.unread(about: entity, pagingThrough: fetchPage)
+    }
+    self.cachedPage = cachedPage
+  }
+
+  /// Creates a client with one closure per kind of change, for a backend that does not answer
+  /// with cursors or take change ids (a fake, say): ``apply`` calls the closure of its intent
+  /// and answers `nil`.
   public init(
     fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
     updates: @escaping @Sendable (ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
@@ -69,20 +96,82 @@ public struct NotificationClient: Sendable {
     fetchUnread: (@Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
     cachedPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
-    self.fetchPage = fetchPage
-    self.updates = updates
-    self.changesSince = changesSince
-    self.markAsRead = markAsRead
-    self.markAsUnread = markAsUnread
-    self.markAllAsRead = markAllAsRead
-    self.delete = delete
-    self.deleteAll = deleteAll
-    self.deleteAllUpTo = deleteAllUpTo ?? { _ in try await deleteAll() }
-    self.fetchNotification = fetchNotification
-    self.fetchUnread = fetchUnread ?? { entity in
-      try await Self.unread(about: entity, pagingThrough: fetchPage)
+    self.init(
+      fetchPage: fetchPage, updates: updates, changesSince: changesSince,
+      apply: { request in
+        switch request.intent {
+        case .markAsRead(let id): try await markAsRead(id)
+        case .markAsUnread(let id): try await markAsUnread(id)
+        case .markAllAsRead(let ids): try await markAllAsRead(ids)
+        case .delete(let id): try await delete(id)
+        case .deleteAll(upTo: nil): try await deleteAll()
+        case .deleteAll(upTo: let bound?):
+          if let deleteAllUpTo { try await deleteAllUpTo(bound) } else { try await deleteAll() }
+        }
+        return nil
+      },
+      fetchNotification: fetchNotification, fetchUnread: fetchUnread, cachedPage: cachedPage)
+  }
+
+  // MARK: One intent each
+
+  /// Marks a notification read: ``apply`` with a new change id.
+  public var markAsRead: @Sendable (String) async throws -> Void {
+    get { { [apply] id in _ = try await apply(ChangeRequest(id: UUID(), .markAsRead(id))) } }
+    set { route { if case .markAsRead(let id) = $0 { { try await newValue(id) } } else { nil } } }
+  }
+
+  /// Marks a notification unread: ``apply`` with a new change id.
+  public var markAsUnread: @Sendable (String) async throws -> Void {
+    get { { [apply] id in _ = try await apply(ChangeRequest(id: UUID(), .markAsUnread(id))) } }
+    set { route { if case .markAsUnread(let id) = $0 { { try await newValue(id) } } else { nil } } }
+  }
+
+  /// Marks the given ids read, or every notification when `nil`: ``apply`` with a new change
+  /// id.
+  public var markAllAsRead: @Sendable ([String]?) async throws -> Void {
+    get { { [apply] ids in _ = try await apply(ChangeRequest(id: UUID(), .markAllAsRead(ids))) } }
+    set {
+      route { if case .markAllAsRead(let ids) = $0 { { try await newValue(ids) } } else { nil } }
     }
-    self.cachedPage = cachedPage
+  }
+
+  /// Deletes a notification: ``apply`` with a new change id.
+  public var delete: @Sendable (String) async throws -> Void {
+    get { { [apply] id in _ = try await apply(ChangeRequest(id: UUID(), .delete(id))) } }
+    set { route { if case .delete(let id) = $0 { { try await newValue(id) } } else { nil } } }
+  }
+
+  /// Deletes every notification, those that arrived a moment ago too: ``apply`` with a new
+  /// change id. The feature's clear-all uses ``deleteAllUpTo`` instead, unless it has no bound.
+  public var deleteAll: @Sendable () async throws -> Void {
+    get { { [apply] in _ = try await apply(ChangeRequest(id: UUID(), .deleteAll(upTo: nil))) } }
+    set { route { if case .deleteAll(upTo: nil) = $0 { { try await newValue() } } else { nil } } }
+  }
+
+  /// Deletes the notifications a clear-all covers: the one at the bound and every one after it
+  /// in the feed's order (see ``FeedPosition``), sparing the newer ones, also when the
+  /// clear-all is sent long after the person cleared: ``apply`` with a new change id.
+  public var deleteAllUpTo: @Sendable (FeedPosition) async throws -> Void {
+    get {
+      { [apply] bound in _ = try await apply(ChangeRequest(id: UUID(), .deleteAll(upTo: bound))) }
+    }
+    set {
+      route { if case .deleteAll(upTo: let bound?) = $0 { { try await newValue(bound) } } else { nil } }
+    }
+  }
+
+  /// Makes ``apply`` run the call `call` gives for a request (answering `nil`), and what it
+  /// did before for the requests it gives none.
+  private mutating func route(
+    _ call: @escaping @Sendable (ChangeIntent) -> (@Sendable () async throws -> Void)?
+  ) {
+    let previous = apply
+    apply = { request in
+      guard let overridden = call(request.intent) else { return try await previous(request) }
+      try await overridden()
+      return nil
+    }
   }
 
   /// The unread notifications about `entity`, found by fetching every page: how a client made

@@ -271,8 +271,9 @@ public struct NotificationSyncEngine: Reducer {
   }
 
   public enum Action: Sendable, Equatable {
-    /// The call of the pending change with this id succeeded.
-    case changeSucceeded(UUID)
+    /// The call of the pending change with this id succeeded; the backend answered with the
+    /// cursor of its log right after the change, if it says (see `NotificationClient.apply`).
+    case changeSucceeded(UUID, at: ChangeCursor?)
     /// The call of the pending change with this id failed.
     case changeFailed(UUID, UserFacingError)
     /// The outbox a previous launch saved was loaded.
@@ -281,7 +282,8 @@ public struct NotificationSyncEngine: Reducer {
     case outboxSaved
     /// Send the first queued entry.
     case retryOutbox(attempt: Int)
-    case outboxEntrySent(OutboxEntry)
+    /// A queued entry was sent; the backend answered with this cursor, if it says.
+    case outboxEntrySent(OutboxEntry, at: ChangeCursor?)
     case outboxEntryFailed(OutboxEntry, UserFacingError, attempt: Int)
     case delegate(Delegate)
 
@@ -351,7 +353,7 @@ public struct NotificationSyncEngine: Reducer {
     // A queued mark-all is replaced only for the notifications the newer change touches: the
     // others are still owed to the backend, and undone alone if they fail for good.
     let isClearAll = if case .clearAll = change { true } else { false }
-    for case .markAllAsRead(let ids) in replaced where !isClearAll {
+    for case .markAllAsRead(let ids?) in replaced where !isClearAll {
       let rest = ids.filter { !touched.contains($0) }
       guard !rest.isEmpty else { continue }
       state.outbox.enqueue(.markAllAsRead(rest))
@@ -363,8 +365,8 @@ public struct NotificationSyncEngine: Reducer {
   func send(_ request: OutboxEntry, for changeID: UUID) -> Effect<Action> {
     .run { [client] send in
       do {
-        try await Self.send(request, with: client)
-        await send(.changeSucceeded(changeID))
+        let cursor = try await client.apply(ChangeRequest(id: changeID, request))
+        await send(.changeSucceeded(changeID, at: cursor))
       } catch {
         await send(.changeFailed(changeID, UserFacingError(error)))
       }
@@ -406,7 +408,7 @@ public struct NotificationSyncEngine: Reducer {
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
-    case .changeSucceeded(let changeID):
+    case .changeSucceeded(let changeID, _):
       if let change = state.pendingChanges.removeValue(forKey: changeID) {
         state.confirmedWhileLoading.append(change.outboxEntry)
       }
@@ -477,14 +479,19 @@ public struct NotificationSyncEngine: Reducer {
       state.outboxEntryInFlight = entry
       return .run { [client] send in
         do {
-          try await Self.send(entry, with: client)
-          await send(.outboxEntrySent(entry))
+          // A queued entry is a value, not told apart from an equal one queued later, so it has
+          // no change id of its own: each attempt is a new change to the backend, and one whose
+          // answer was lost is applied again (harmless for a read, unread, mark-all or
+          // clear-all; a delete answers not found). The persisted log of changes, each with a
+          // stable id, replaces the outbox.
+          let cursor = try await client.apply(ChangeRequest(id: UUID(), entry))
+          await send(.outboxEntrySent(entry, at: cursor))
         } catch {
           await send(.outboxEntryFailed(entry, UserFacingError(error), attempt: attempt))
         }
       }
 
-    case .outboxEntrySent(let entry):
+    case .outboxEntrySent(let entry, _):
       if state.outboxEntryInFlight == entry { state.outboxEntryInFlight = nil }
       state.confirmedWhileLoading.append(entry)
       if let index = state.outbox.firstIndex(of: entry) { state.outbox.remove(at: index) }
@@ -557,17 +564,6 @@ public struct NotificationSyncEngine: Reducer {
     return .run { [settings] send in
       try? await settings.save(saved, forKey: SettingsKey.outbox)
       await send(.outboxSaved)
-    }
-  }
-
-  static func send(_ entry: OutboxEntry, with client: NotificationClient) async throws {
-    switch entry {
-    case .markAsRead(let id): try await client.markAsRead(id)
-    case .markAsUnread(let id): try await client.markAsUnread(id)
-    case .markAllAsRead(let ids): try await client.markAllAsRead(ids)
-    case .delete(let id): try await client.delete(id)
-    case .deleteAll(upTo: nil): try await client.deleteAll()
-    case .deleteAll(upTo: let bound?): try await client.deleteAllUpTo(bound)
     }
   }
 

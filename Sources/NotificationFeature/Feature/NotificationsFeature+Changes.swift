@@ -116,9 +116,7 @@ extension NotificationsFeature {
       guard !state.notifications.contains(id: notification.id) else { return }
       // Back in its place by time: the index it had may have shifted since (a newer
       // notification listed meanwhile), and newest-first order is the list's invariant.
-      let index =
-        state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
-        ?? state.notifications.count
+      let index = state.notifications.insertionIndex(for: notification)
       state.notifications.insert(notification, at: index)
     case .deleteNotLoaded(let id):
       state.deletedIDs.remove(id)
@@ -146,11 +144,34 @@ extension NotificationsFeature {
       }
       state.notifications.remove(id: notification.id)
     }
-    let index =
-      state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
-      ?? state.notifications.count
+    let index = state.notifications.insertionIndex(for: notification)
     state.notifications.insert(notification, at: index)
     return true
+  }
+
+  /// Gives the notifications a confirmed change names the version the backend answered it with
+  /// (see `NotificationClient.apply`), unless one has a newer version already: a page or an
+  /// event the backend made before the change, arriving after its answer, is older than what
+  /// is listed, and does not undo it.
+  func recordAnswer(to action: Action, in state: inout State) {
+    let intent: ChangeIntent?
+    let cursor: ChangeCursor
+    switch action {
+    case .sync(.changeSucceeded(let changeID, let answer?)):
+      intent = state.sync.pendingChanges[changeID]?.outboxEntry
+      cursor = answer
+    case .sync(.outboxEntrySent(let entry, let answer?)):
+      intent = entry
+      cursor = answer
+    default:
+      return
+    }
+    for id in intent?.ids ?? [] {
+      guard let listed = state.notifications[id: id], listed.version ?? .zero < cursor else {
+        continue
+      }
+      state.notifications[id: id]?.version = cursor
+    }
   }
 
   /// Applies a change the backend reports, adding to `owed` what the person did to pushes
@@ -175,7 +196,8 @@ extension NotificationsFeature {
     case .snapshot(let notifications):
       // The whole feed: nothing is left unloaded.
       if state.unreadNotLoaded != nil { state.unreadNotLoaded = 0 }
-      replaceWithBackendFeed(notifications, in: &state, owed: &owed)
+      replaceWithBackendFeed(
+        notifications, reflecting: event.cursor, in: &state, owed: &owed)
     }
   }
 
@@ -201,15 +223,4 @@ extension UserFacingError {
   /// A queued change that kept failing and was given up: it has been undone.
   public static let outboxGaveUp = UserFacingError.operationFailed(
     message: "A change could not be sent after several tries and was undone.")
-}
-
-extension NotificationsFeature.OutboxEntry {
-  /// The notification ids the entry touches (none for delete-all, which touches everything).
-  var ids: [String] {
-    switch self {
-    case .markAsRead(let id), .markAsUnread(let id), .delete(let id): [id]
-    case .markAllAsRead(let ids): ids
-    case .deleteAll: []
-    }
-  }
 }

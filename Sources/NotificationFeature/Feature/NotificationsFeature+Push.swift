@@ -87,7 +87,8 @@ extension NotificationsFeature {
   /// content and place, but a push the person read stays read, and its id is added to
   /// `owed.read` so the backend is told (it may not have had the notification when the person
   /// read it). A push the person deleted before the feed listed it is not listed, and is added
-  /// to `owed.deleted`. A notification deleted in this run (`deletedIDs`) is not listed again.
+  /// to `owed.deleted`. A notification deleted in this run (`deletedIDs`) is not listed again,
+  /// and a copy older than the one listed (by ``NotificationData/version``) changes nothing.
   func list(
     fromBackend notification: NotificationData, into state: inout State,
     owed: inout OwedToBackend
@@ -96,6 +97,13 @@ extension NotificationsFeature {
     // Deleted in this run (by the person, confirmed or not, or by the backend): a page or event
     // the backend made before the deletion reached it does not list it again.
     if state.deletedIDs.contains(notification.id) { return }
+    // An older copy than the one listed (a page or an event the backend made before the change
+    // the list shows): the list is newer. A copy without a version counts as older than any.
+    if let listed = state.notifications[id: notification.id],
+      notification.version ?? .zero < listed.version ?? .zero
+    {
+      return
+    }
     let wasUnlistedPush = state.unlistedPushIDs.remove(notification.id) != nil
     guard wasUnlistedPush, state.notifications[id: notification.id]?.isRead == true,
       let listed = state.sync.applyingPendingChanges(to: notification), !listed.isRead
@@ -113,13 +121,19 @@ extension NotificationsFeature {
     owed.read.append(notification.id)
   }
 
-  /// Replaces the list with the backend's feed (the first page of a refresh, or a snapshot),
-  /// keeping local notices and the pushes the feed does not list yet.
+  /// Replaces the list with the backend's feed (the first page of a refresh, or a snapshot)
+  /// that reflects the backend's changes up to `cursor`, keeping local notices, the pushes the
+  /// feed does not list yet, and what the list learnt of changes after `cursor` (an event or
+  /// an answer the backend made after the feed: a version newer than `cursor`).
   func replaceWithBackendFeed(
-    _ notifications: [NotificationData], in state: inout State, owed: inout OwedToBackend
+    _ notifications: [NotificationData], reflecting cursor: ChangeCursor?,
+    in state: inout State, owed: inout OwedToBackend
   ) {
     let unlisted = state.unlistedPushIDs
-    state.notifications = state.notifications.filter { $0.isLocal || unlisted.contains($0.id) }
+    state.notifications = state.notifications.filter { listed in
+      listed.isLocal || unlisted.contains(listed.id)
+        || cursor.map { cursor in listed.version ?? .zero > cursor } ?? false
+    }
     // A push the person deleted is forgotten once the deletion can no longer be undone.
     state.unlistedPushIDs = unlisted.filter {
       state.notifications.contains(id: $0) || state.sync.isDeletionPending($0)

@@ -60,18 +60,28 @@ extension NotificationsFeature {
       state.hasMore = page.hasMore
       state.nextCursor = page.nextCursor
       var owed = OwedToBackend()
+      var follow = Effect<Action>.none
       if replacing {
         // The list is the page now: the next catch-up starts after the change it reflects.
-        if let cursor = page.changeCursor { state.newestCursor = cursor }
+        if let cursor = page.changeCursor {
+          // A stream opened before any cursor was known started from the moment it opened: a
+          // change made between the page and that moment would be missed. It is caught up from
+          // the page's cursor (a change the stream also delivers is skipped, by cursor).
+          if state.newestCursor == nil, state.connection == .live {
+            follow = catchUp(from: cursor)
+          }
+          state.newestCursor = cursor
+        }
         state.unreadNotLoaded = unreadNotLoaded(besides: page, in: state)
-        replaceWithBackendFeed(page.items, in: &state, owed: &owed)
+        replaceWithBackendFeed(
+          page.items, reflecting: page.changeCursor, in: &state, owed: &owed)
       } else {
         for notification in page.items {
           countLoading(notification, in: &state)
           list(fromBackend: notification, into: &state, owed: &owed)
         }
       }
-      return tellBackend(owed, in: &state)
+      return .merge(tellBackend(owed, in: &state), follow)
 
     case .pageFailed(let error):
       state.isLoading = false
@@ -88,7 +98,7 @@ extension NotificationsFeature {
         !state.unlistedPushIDs.contains($0.id) && !state.deletedPushIDs.contains($0.id)
           && !state.deletedIDs.contains($0.id)
       }
-      replaceWithBackendFeed(cached, in: &state, owed: &owed)
+      replaceWithBackendFeed(cached, reflecting: page.changeCursor, in: &state, owed: &owed)
       return .none
 
     case .savedFilterLoaded(let saved):
@@ -352,6 +362,14 @@ extension NotificationsFeature {
     }
     .cancellable(id: CancelID.updates, cancelInFlight: true)
     return .merge(.cancel(id: CancelID.reconnect), updates)
+  }
+
+  /// The changes after `cursor`, as a catch-up; a failed one leaves the stream as it is.
+  func catchUp(from cursor: ChangeCursor) -> Effect<Action> {
+    .run { [client] send in
+      await send(.caughtUp(try await client.changesSince(cursor)))
+    } catch: { _, _ in
+    }
   }
 
   func listenForResponses() -> Effect<Action> {

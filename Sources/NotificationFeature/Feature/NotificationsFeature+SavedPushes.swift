@@ -111,9 +111,7 @@ extension NotificationsFeature {
     }
     state.deletedPushIDs.remove(at: position)
     state.deletedIDs.insert(notification.id)
-    let index =
-      state.notifications.firstIndex { NotificationData.isOrderedBefore(notification, $0) }
-      ?? state.notifications.count
+    let index = state.notifications.insertionIndex(for: notification)
     owed.deleted.append((notification, index))
     return true
   }

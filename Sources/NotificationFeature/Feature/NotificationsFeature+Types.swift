@@ -107,40 +107,8 @@ extension NotificationsFeature {
     }
   }
 
-  /// A change waiting to be sent again.
-  public enum OutboxEntry: Sendable, Hashable, Codable {
-    case markAsRead(String)
-    case markAsUnread(String)
-    case markAllAsRead([String])
-    case delete(String)
-    /// A clear-all: deletes the notification at `upTo` and every one after it in the feed's
-    /// order, sparing those that arrived after the person cleared; every notification when
-    /// `upTo` is `nil` (an outbox saved before clear-alls were bounded decodes so).
-    case deleteAll(upTo: FeedPosition?)
-
-    /// `notification` as the backend has it once the entry is applied, or `nil` when the entry
-    /// deletes it.
-    func applied(to notification: NotificationData) -> NotificationData? {
-      var notification = notification
-      switch self {
-      case .markAsRead(let id) where id == notification.id: notification.isRead = true
-      case .markAsUnread(let id) where id == notification.id: notification.isRead = false
-      case .markAllAsRead(let ids) where ids.contains(notification.id): notification.isRead = true
-      case .delete, .deleteAll: if deletes(notification) { return nil }
-      default: break
-      }
-      return notification
-    }
-
-    /// Whether the entry deletes `notification` on the backend. Local notices are never on it.
-    func deletes(_ notification: NotificationData) -> Bool {
-      switch self {
-      case .delete(let id): id == notification.id
-      case .deleteAll(let bound): !notification.isLocal && (bound?.covers(notification) ?? true)
-      case .markAsRead, .markAsUnread, .markAllAsRead: false
-      }
-    }
-  }
+  /// A change waiting to be sent again: what the person asked for (see ``ChangeIntent``).
+  public typealias OutboxEntry = ChangeIntent
 
   /// The outbox as the settings keep it: the queued changes, how to undo each, and how many
   /// times each has failed again, so that a change that fails for good after a relaunch is
@@ -207,6 +175,32 @@ extension Array where Element == NotificationsFeature.OutboxEntry {
       self = Array(before) + [merged] + after
     case .markAllAsRead:
       append(entry)
+    }
+  }
+}
+
+extension ChangeIntent {
+  /// `notification` as the backend has it once the change is applied, or `nil` when the change
+  /// deletes it.
+  func applied(to notification: NotificationData) -> NotificationData? {
+    var notification = notification
+    switch self {
+    case .markAsRead(let id) where id == notification.id: notification.isRead = true
+    case .markAsUnread(let id) where id == notification.id: notification.isRead = false
+    case .markAllAsRead(let ids) where ids?.contains(notification.id) ?? true:
+      notification.isRead = true
+    case .delete, .deleteAll: if deletes(notification) { return nil }
+    default: break
+    }
+    return notification
+  }
+
+  /// Whether the change deletes `notification` on the backend. Local notices are never on it.
+  func deletes(_ notification: NotificationData) -> Bool {
+    switch self {
+    case .delete(let id): id == notification.id
+    case .deleteAll(let bound): !notification.isLocal && (bound?.covers(notification) ?? true)
+    case .markAsRead, .markAsUnread, .markAllAsRead: false
     }
   }
 }

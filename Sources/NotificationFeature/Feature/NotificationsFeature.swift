@@ -283,6 +283,11 @@ public struct NotificationsFeature: Reducer {
     Scope(state: \.preferences, action: .preferences) {
       NotificationPreferencesFeature()
     }
+    Reduce { state, action in
+      // Before the engine forgets the confirmed change.
+      recordAnswer(to: action, in: &state)
+      return .none
+    }
     Scope(state: \.sync, action: .sync) {
       NotificationSyncEngine()
     }

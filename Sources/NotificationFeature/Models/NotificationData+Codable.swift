@@ -1,21 +1,23 @@
 import Foundation
 
-/// The JSON shape of a notification, shared by the HTTP API and the inbox file. Every key is
-/// always written (`details` and `threadId` as `null` when absent):
+/// The JSON shape of a notification, shared by the HTTP API and the inbox file. Every key but
+/// `version` is always written (`details` and `threadId` as `null` when absent); `version`, the
+/// cursor of the backend's last change to it as a string of digits, only when it is known:
 ///
 /// ```json
 /// {"id":"n1","type":"ping","title":"Ping","message":"Hi","timestamp":"2023-11-14T22:13:20.000Z",
 ///  "isRead":false,"target":{"kind":"ping","pingId":"p1","contactId":"c1"},"details":null,
-///  "threadId":null,"priority":"regular","isLocal":false}
+///  "threadId":null,"priority":"regular","isLocal":false,"version":"42"}
 /// ```
 ///
 /// Decoding needs `id` and `timestamp` (ISO-8601, fractional seconds optional, any offset);
 /// every other key may be missing or `null` and then takes its default: `type` system, `title`
 /// and `message` empty, `isRead` false, `target` none, no details or thread, `priority`
-/// regular, `isLocal` false.
+/// regular, `isLocal` false, `version` unknown.
 extension NotificationData: Codable {
   private enum CodingKeys: String, CodingKey {
     case id, type, title, message, timestamp, isRead, target, details, threadId, priority, isLocal
+    case version
   }
 
   /// Decodes the JSON shape above.
@@ -43,7 +45,8 @@ extension NotificationData: Codable {
       threadID: try container.decodeIfPresent(String.self, forKey: .threadId),
       priority: try container.decodeIfPresent(NotificationPriority.self, forKey: .priority)
         ?? .regular,
-      isLocal: try container.decodeIfPresent(Bool.self, forKey: .isLocal) ?? false
+      isLocal: try container.decodeIfPresent(Bool.self, forKey: .isLocal) ?? false,
+      version: try container.decodeIfPresent(ChangeCursor.self, forKey: .version)
     )
   }
 
@@ -77,5 +80,6 @@ extension NotificationData: Codable {
     try container.encode(threadID, forKey: .threadId)
     try container.encode(priority, forKey: .priority)
     try container.encode(isLocal, forKey: .isLocal)
+    try container.encodeIfPresent(version, forKey: .version)
   }
 }

@@ -90,6 +90,16 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
   /// ```
   public var isLocal: Bool
 
+  /// The cursor of the backend's last change to the notification (see ``ChangeCursor``): of
+  /// two copies of one notification, the one with the later version is newer. `nil` when the
+  /// backend does not say (a notification it was given and never changed, an older backend, a
+  /// local notice).
+  ///
+  /// ```swift
+  /// if incoming.version ?? .zero >= shown.version ?? .zero { shown = incoming }
+  /// ```
+  public var version: ChangeCursor?
+
   /// Creates a notification; everything after `timestamp` has a default.
   ///
   /// ```swift
@@ -105,6 +115,7 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
   ///   - threadID: Defaults to no thread.
   ///   - priority: Defaults to ``NotificationPriority/regular``.
   ///   - isLocal: Defaults to `false`, a notification from the backend.
+  ///   - version: Defaults to `nil`, unknown.
   public init(
     id: String,
     type: NotificationType,
@@ -116,7 +127,8 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
     details: NotificationDetails? = nil,
     threadID: String? = nil,
     priority: NotificationPriority = .regular,
-    isLocal: Bool = false
+    isLocal: Bool = false,
+    version: ChangeCursor? = nil
   ) {
     self.id = id
     self.type = type
@@ -129,6 +141,7 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
     self.threadID = threadID
     self.priority = priority
     self.isLocal = isLocal
+    self.version = version
   }
 }
 

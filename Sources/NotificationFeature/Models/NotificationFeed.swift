@@ -127,6 +127,34 @@ public struct NotificationFeed: Sendable {
   /// - Complexity: O(1).
   public func index(id: String) -> Int? { storage.index(id: id) }
 
+  /// Where `notification` goes in a feed kept in the feed's order (newest first, see
+  /// ``NotificationData/isOrderedBefore(_:_:)``): the position of the first notification it
+  /// sorts before, or the end.
+  ///
+  /// ```swift
+  /// feed.insert(notification, at: feed.insertionIndex(for: notification))
+  /// ```
+  ///
+  /// - Complexity: O(1) when it sorts after every notification (a page appended at the end);
+  ///   O(log *n*) otherwise.
+  public func insertionIndex(for notification: NotificationData) -> Int {
+    let elements = storage.elements
+    guard let last = elements.last, !NotificationData.isOrderedBefore(last, notification) else {
+      return elements.count
+    }
+    var low = 0
+    var high = elements.count - 1
+    while low < high {
+      let middle = low + (high - low) / 2
+      if NotificationData.isOrderedBefore(notification, elements[middle]) {
+        high = middle
+      } else {
+        low = middle + 1
+      }
+    }
+    return low
+  }
+
   /// Whether a notification with `id` is present.
   ///
   /// - Complexity: O(1).

@@ -97,7 +97,8 @@ struct InMemoryNotificationBackendTests {
     try await backend.client.deleteAllUpTo(FeedPosition(seed[1]))
     #expect(backend.notifications.map(\.id) == ["n0", "n0a"])
     let changes = try await backend.client.changesSince(2)
-    #expect(changes.map(\.change) == [.snapshot([seed[0], tiedBefore])])
+    // An inserted notification's version is the cursor of its insertion.
+    #expect(changes.map(\.change) == [.snapshot([seed[0], versioned(tiedBefore, 1)])])
     #expect(try await backend.client.fetchPage(PageRequest(limit: 5)).unreadTotal == 2)
   }
 
@@ -134,7 +135,7 @@ struct InMemoryNotificationBackendTests {
     var iterator = try await backend.client.updates(nil).makeAsyncIterator()
     backend.insert(seed[0])
     let event = try await iterator.next()
-    #expect(event == NotificationEvent(.inserted(seed[0]), cursor: 1))
+    #expect(event == NotificationEvent(.inserted(versioned(seed[0], 1)), cursor: 1))
   }
 
   @Test func theLiveStreamReplaysTheChangesAfterItsCursorThenGoesOn() async throws {
@@ -144,7 +145,8 @@ struct InMemoryNotificationBackendTests {
     var iterator = try await backend.client.updates(1).makeAsyncIterator()
     #expect(try await iterator.next() == NotificationEvent(.deleted(id: "n2"), cursor: 2))
     backend.insert(seed[2])
-    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[2]), cursor: 3))
+    #expect(
+      try await iterator.next() == NotificationEvent(.inserted(versioned(seed[2], 3)), cursor: 3))
   }
 
   @Test func droppingTheUpdatesEndsEveryOpenStreamWithTheError() async throws {
@@ -162,7 +164,8 @@ struct InMemoryNotificationBackendTests {
     // A stream opened afterwards works, and resumes after the cursor it is given.
     backend.insert(seed[0])
     var iterator = try await backend.client.updates(0).makeAsyncIterator()
-    #expect(try await iterator.next() == NotificationEvent(.inserted(seed[0]), cursor: 1))
+    #expect(
+      try await iterator.next() == NotificationEvent(.inserted(versioned(seed[0], 1)), cursor: 1))
   }
 
   @Test func openingTheLiveStreamIsACallThatInjectedFailuresReach() async throws {
@@ -173,4 +176,13 @@ struct InMemoryNotificationBackendTests {
     let stream = try await backend.client.updates(nil)
     withExtendedLifetime(stream) { #expect(backend.openUpdateStreams == 1) }
   }
+}
+
+/// `notification` as the backend holds it after the change at `version`.
+private func versioned(_ notification: NotificationData, _ version: ChangeCursor)
+  -> NotificationData
+{
+  var notification = notification
+  notification.version = version
+  return notification
 }

@@ -4,10 +4,14 @@ import NotificationClients
 import NotificationFeature
 import Testing
 
-private func sample(_ id: String, at seconds: Double, isRead: Bool = false) -> NotificationData {
+/// A notification; `version` is the cursor of the inbox's last change to it (its insertion,
+/// unless changed since), `nil` for one not stored yet.
+private func sample(
+  _ id: String, at seconds: Double, isRead: Bool = false, version: ChangeCursor? = nil
+) -> NotificationData {
   NotificationData(
     id: id, type: .ping, title: "T \(id)", message: "M",
-    timestamp: Date(timeIntervalSince1970: seconds), isRead: isRead)
+    timestamp: Date(timeIntervalSince1970: seconds), isRead: isRead, version: version)
 }
 
 @MainActor
@@ -19,12 +23,14 @@ struct LocalInboxClientTests {
     try inbox.insert([sample("a", at: 2), sample("b", at: 1)])
     let client = inbox.notificationClient
     let page = try await client.fetchPage(PageRequest(limit: 1))
-    // The page says which change it reflects: the two insertions.
+    // The page says which change it reflects: the two insertions, whose cursors are the
+    // notifications' versions.
     #expect(
       page
         == NotificationPage(
-          items: [sample("a", at: 2)], nextCursor: PageKey(after: sample("a", at: 2)).cursor,
-          hasMore: true, unreadTotal: 2, changeCursor: 2))
+          items: [sample("a", at: 2, version: 1)],
+          nextCursor: PageKey(after: sample("a", at: 2)).cursor, hasMore: true, unreadTotal: 2,
+          changeCursor: 2))
     try await client.markAsRead("a")
     try await client.delete("b")
     await #expect(throws: UserFacingError.notFound) { try await client.delete("zzz") }
@@ -33,11 +39,11 @@ struct LocalInboxClientTests {
     #expect(
       all
         == NotificationPage(
-          items: [sample("a", at: 2, isRead: true)], unreadTotal: 0, changeCursor: 4))
+          items: [sample("a", at: 2, isRead: true, version: 3)], unreadTotal: 0, changeCursor: 4))
     let changes = try await client.changesSince(2)
     #expect(
       changes == [
-        NotificationEvent(.updated(sample("a", at: 2, isRead: true)), cursor: 3),
+        NotificationEvent(.updated(sample("a", at: 2, isRead: true, version: 3)), cursor: 3),
         NotificationEvent(.deleted(id: "b"), cursor: 4),
       ])
     try await inbox.settingsClient.save(["x": 1], forKey: "k")
@@ -82,7 +88,7 @@ struct LocalInboxClientTests {
     ])
     let client = inbox.notificationClient
     try await client.deleteAllUpTo(FeedPosition(bound))
-    let left = [sample("z", at: 9), sample("a", at: 5.000_25)]
+    let left = [sample("z", at: 9, version: 1), sample("a", at: 5.000_25, version: 2)]
     #expect(
       try await client.fetchPage(PageRequest(limit: 10))
         == NotificationPage(items: left, unreadTotal: 2, changeCursor: 7))
@@ -97,7 +103,7 @@ struct LocalInboxClientTests {
     // A bound taken from a notification as the log has it (to the millisecond) covers the
     // notification the inbox stores with finer precision.
     try await client.deleteAllUpTo(FeedPosition(logged[1]))
-    #expect(try await client.fetchPage(PageRequest(limit: 10)).items == [sample("z", at: 9)])
+    #expect(try await client.fetchPage(PageRequest(limit: 10)).items == [left[0]])
   }
 
   @Test func pagesFollowTheFeedsOrderNewestFirstThenById() async throws {
@@ -122,7 +128,7 @@ struct LocalInboxClientTests {
     #expect(ids == notifications.sorted(by: NotificationData.isOrderedBefore).map(\.id))
     #expect(ids == ["d", "a", "b", "c", "e"])
     let first = try await client.fetchPage(PageRequest(limit: 1))
-    #expect(first.items == [sample("d", at: 7.5)])
+    #expect(first.items == [sample("d", at: 7.5, version: 4)])
   }
 
   @Test func aNegativeOrForeignPageRequestIsATypedErrorNotATrap() async throws {
@@ -173,8 +179,8 @@ struct LocalInboxSharingTests {
     try await waitForEvents(3)
     #expect(
       received.withLock { $0 } == [
-        NotificationEvent(.updated(sample("a", at: 1, isRead: true)), cursor: 2),
-        NotificationEvent(.inserted(sample("b", at: 2)), cursor: 3),
+        NotificationEvent(.updated(sample("a", at: 1, isRead: true, version: 2)), cursor: 2),
+        NotificationEvent(.inserted(sample("b", at: 2, version: 3)), cursor: 3),
         NotificationEvent(.deleted(id: "a"), cursor: 4),
       ])
     #expect(try await watcher.notificationClient.changesSince(2).count == 2)
@@ -209,7 +215,10 @@ struct LocalInboxSharingTests {
     let client = inbox.notificationClient
     #expect(
       try await client.changesSince(120)
-        == [NotificationEvent(.snapshot([sample("a", at: 2), sample("b", at: 1)]), cursor: 2)])
+        == [
+          NotificationEvent(
+            .snapshot([sample("a", at: 2, version: 1), sample("b", at: 1, version: 2)]), cursor: 2)
+        ])
     #expect(try await client.changesSince(2) == [])
   }
 

@@ -4,10 +4,14 @@ import NotificationClients
 import NotificationFeature
 import Testing
 
-private func sample(_ id: String, at seconds: Double, isRead: Bool = false) -> NotificationData {
+/// A notification; `version` is the cursor of the remote's last change to it, `nil` for one
+/// the remote was seeded with and never changed.
+private func sample(
+  _ id: String, at seconds: Double, isRead: Bool = false, version: ChangeCursor? = nil
+) -> NotificationData {
   NotificationData(
     id: id, type: .alert, title: "T \(id)", message: "M",
-    timestamp: Date(timeIntervalSince1970: seconds), isRead: isRead)
+    timestamp: Date(timeIntervalSince1970: seconds), isRead: isRead, version: version)
 }
 
 struct OfflineCacheTests {
@@ -65,11 +69,13 @@ struct OfflineCacheTests {
     }
     let cache = LocalInbox(url: folder.url.appendingPathComponent("cache.sqlite"))
     let client = cache.caching(scripted)
-    // The first page (cursor 1) has n0 read; the stream replays n0 unread at 1, then n1 at 2.
+    // The first page (cursor 1) has n0 read; the stream replays n0 unread at 1 (with no
+    // version, so only its cursor tells it is old), then n1 at 2.
     _ = try await client.fetchPage(PageRequest(limit: 50))
     for try await _ in try await client.updates(0) {}
     let cached = try #require(try await client.cachedPage(PageRequest(limit: 50)))
-    #expect(cached.items == [sample("n1", at: 11), sample("n0", at: 10, isRead: true)])
+    #expect(
+      cached.items == [sample("n1", at: 11), sample("n0", at: 10, isRead: true, version: 1)])
     // A catch-up's replay is skipped the same way; a snapshot never is.
     _ = try await client.changesSince(0)
     #expect(try await client.cachedPage(PageRequest(limit: 50))?.items.last?.isRead == true)
@@ -102,7 +108,13 @@ struct OfflineCacheTests {
     remote.insert(sample("n9", at: 20))
     _ = try await client.fetchPage(PageRequest(limit: 50))
     let cached = try #require(try await client.cachedPage(PageRequest(limit: 50)))
-    #expect(cached.items == [sample("n9", at: 20), sample("n0", at: 10, isRead: true), sample("n3", at: 7)])
+    // Each with the version the remote gave it: the cursor of the remote's change to it (n0's
+    // copied from the answer to the change), none for n3, never changed.
+    #expect(
+      cached.items == [
+        sample("n9", at: 20, version: 4), sample("n0", at: 10, isRead: true, version: 1),
+        sample("n3", at: 7),
+      ])
     #expect(cached.unreadTotal == 2)
     // Live changes pass through and are copied.
     let stream = try await client.updates(nil)

@@ -62,25 +62,13 @@ final class LifetimeNetwork {
       changesSince: { @MainActor cursor in
         try await self.call { try await backend.changesSince(cursor) }
       },
-      markAsRead: { @MainActor id in
-        try await self.call(touching: .ids([id])) { try await backend.markAsRead(id) }
-      },
-      markAsUnread: { @MainActor id in
-        try await self.call(touching: .ids([id])) { try await backend.markAsUnread(id) }
-      },
-      markAllAsRead: { @MainActor ids in
-        try await self.call(touching: ids.map { .ids($0) } ?? .everything) {
-          try await backend.markAllAsRead(ids)
-        }
-      },
-      delete: { @MainActor id in
-        try await self.call(touching: .ids([id])) { try await backend.delete(id) }
-      },
-      deleteAll: { @MainActor in
-        try await self.call(touching: .everything) { try await backend.deleteAll() }
-      },
-      deleteAllUpTo: { @MainActor bound in
-        try await self.call(touching: .everything) { try await backend.deleteAllUpTo(bound) }
+      apply: { @MainActor request in
+        let touch: Touch =
+          switch request.intent {
+          case .markAllAsRead(nil), .deleteAll: .everything
+          default: .ids(request.intent.ids)
+          }
+        return try await self.call(touching: touch) { try await backend.apply(request) }
       })
   }
 

@@ -28,7 +28,9 @@ struct ClientDocSnippets {
     let page = try await client.fetchPage(first)
     // snippet: show
     let next = PageRequest(limit: 50, cursor: page.nextCursor)
+    let unreadAlerts = PageRequest(limit: 50, filter: .type(.alert), unreadOnly: true)
     // snippet: end
+    #expect(try await client.fetchPage(unreadAlerts).items.isEmpty)
     #expect(page.items.count == 50)
     #expect(page.hasMore)
     let last = try await client.fetchPage(next)
