@@ -191,3 +191,47 @@ struct LaunchOrderTests {
     await appear.cancel()
   }
 }
+
+@MainActor
+struct AnswerOrderTests {
+  /// The person's read reaches the backend first; another device makes the notification
+  /// unread after it, and the live stream says so before the person's answer arrives: the
+  /// answer is older than what is listed, so the backend's copy is fetched and listed. Before,
+  /// the person's read stayed shown over the other device's later unread.
+  @Test func anotherDevicesLaterChangeHeardBeforeTheAnswerIsShown() async throws {
+    let backend = InMemoryNotificationBackend(seed: Fixtures.feed)
+    let reached = TestContinuation<Void>()
+    let answer = TestContinuation<Void>()
+    let store = makeStore {
+      $0.notificationClient = backend.client
+      $0.notificationClient.apply = { request in
+        let cursor = try await backend.client.apply(request)
+        reached.resume(returning: ())
+        try await answer.value
+        return cursor
+      }
+    }
+    await store.send(.markAsRead("n1")) {
+      $0.notifications[id: "n1"]?.isRead = true
+      $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    try await reached.value
+
+    try await backend.client.markAsUnread("n1")
+    let unread = try #require(backend.notifications.first { $0.id == "n1" })
+    #expect(unread.version == 2 && !unread.isRead)
+    await store.send(.liveEvent(NotificationEvent(.updated(unread), cursor: 2))) {
+      // Still the person's choice while it is on its way.
+      $0.newestCursor = 2
+      $0.notifications[id: "n1"]?.version = 2
+    }
+
+    answer.resume(returning: ())
+    await store.receive(.sync(.changeSucceeded(UUID(0), at: 1))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.notificationLoaded(unread, thenTap: false)) {
+      $0.notifications[id: "n1"] = unread
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+  }
+}

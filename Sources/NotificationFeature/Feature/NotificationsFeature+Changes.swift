@@ -153,7 +153,12 @@ extension NotificationsFeature {
   /// (see `NotificationClient.apply`), unless one has a newer version already: a page or an
   /// event the backend made before the change, arriving after its answer, is older than what
   /// is listed, and does not undo it.
-  func recordAnswer(to action: Action, in state: inout State) {
+  ///
+  /// A notification listed with a newer version than the answer was changed on the backend
+  /// after the person's change (another device's change, heard while the person's was on its
+  /// way): what is listed is that newer copy with the person's older choice applied over it,
+  /// so it is fetched again, and the backend's copy listed.
+  func recordAnswer(to action: Action, in state: inout State) -> Effect<Action> {
     let intent: ChangeIntent?
     let cursor: ChangeCursor
     switch action {
@@ -164,13 +169,24 @@ extension NotificationsFeature {
       intent = entry
       cursor = answer
     default:
-      return
+      return .none
     }
+    var changedSince: [String] = []
     for id in intent?.ids ?? [] {
-      guard let listed = state.notifications[id: id], listed.version ?? .zero < cursor else {
-        continue
+      guard let listed = state.notifications[id: id] else { continue }
+      if listed.version ?? .zero < cursor {
+        state.notifications[id: id]?.version = cursor
+      } else if listed.version ?? .zero > cursor {
+        changedSince.append(id)
       }
-      state.notifications[id: id]?.version = cursor
+    }
+    guard !changedSince.isEmpty else { return .none }
+    return .run { [client] send in
+      for id in changedSince {
+        // Gone meanwhile: its deletion is on its way too.
+        guard let notification = try? await client.fetchNotification(id) else { continue }
+        await send(.notificationLoaded(notification, thenTap: false))
+      }
     }
   }
 

@@ -286,7 +286,6 @@ public struct NotificationsFeature: Reducer {
     Reduce { state, action in
       // Before the engine forgets the confirmed change.
       recordAnswer(to: action, in: &state)
-      return .none
     }
     Scope(state: \.sync, action: .sync) {
       NotificationSyncEngine()
