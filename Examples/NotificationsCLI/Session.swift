@@ -81,17 +81,19 @@ final class Session {
 
   /// Loads the feed, `extent` of it. The first load is the app's launch: the feature appears,
   /// and restores what earlier runs saved (the pushes the feed has not listed, queued changes,
-  /// the filter) with its first page. Its live stream is closed then: only `watch` follows it.
+  /// the filter) with its first page. Its live stream is never opened: only `watch` follows it.
   func load(_ extent: Extent = .all) async throws(CLIError) {
     if feature.hasLoadedOnce {
       await send(.refreshRequested)
     } else {
       let appeared = store.send(.notifications(.onAppear))
+      // A command does not follow the live stream (only `watch` does): it is closed before
+      // the first page could open it.
+      await send(.onDisappear)
       for await state in store.states
       where !state.notifications.isLoading && !state.notifications.isLoadingPreferences {
         break
       }
-      await send(.onDisappear)
       // What the launch started besides the first page (a restored outbox sent again, saved
       // pushes, settings) finishes before the command goes on: the live stream is closed, and
       // no backoff is waited out, so this ends once each call is answered.

@@ -309,7 +309,7 @@ struct OutboxLifetimeTests {
     }
     await first.receive(.filterSaved) { $0.filterBeingSaved = nil }
 
-    // The saved filter answers once the stream has connected, so that the order is known.
+    // The saved filter answers when the test says, so that the order is known.
     let filterLoad = settings.holdLoads(forKey: NotificationsFeature.SettingsKey.filter)
     let page = TestContinuation<NotificationPage>()
     let relaunched = makeStore([]) {
@@ -323,7 +323,6 @@ struct OutboxLifetimeTests {
       $0.connection = .connecting
       $0.isLoadingPreferences = true
     }
-    await relaunched.receive(.updatesConnected) { $0.connection = .live }
     filterLoad.resume()
     let restored = NotificationsFeature.SavedFilter(filter: .type(.alert), unreadOnly: true)
     await relaunched.receive(.savedFilterLoaded(restored)) {
@@ -336,6 +335,8 @@ struct OutboxLifetimeTests {
       $0.isLoading = false
       $0.hasLoadedOnce = true
     }
+    // The stream opens once the first page is loaded.
+    await relaunched.receive(.updatesConnected) { $0.connection = .live }
     await relaunched.send(.onDisappear) { $0.connection = .offline }
     await appear.cancel()
   }

@@ -138,21 +138,16 @@ struct ServerOrderTests {
 
 @MainActor
 struct LaunchOrderTests {
-  /// At launch the stream opens before any cursor is known, from the moment it opens; the
-  /// first page then says which change it reflects, and the feature catches up from there, so
-  /// a change the backend made between the page and the opening is shown.
+  /// At launch the live stream opens once the first page says which change it reflects, from
+  /// that cursor, so a change the backend made between the page and the opening is shown.
+  /// Opened at once, before any cursor was known, it started from the moment it opened and
+  /// such a change was never shown.
   @Test func aChangeBetweenTheFirstPageAndTheStreamOpeningIsShown() async throws {
     let backend = InMemoryNotificationBackend(seed: Fixtures.feed)
     let pageResponse = TestContinuation<NotificationPage>()
-    let opened = TestContinuation<Void>()
     let store = makeStore([]) {
       $0.notificationClient = backend.client
       $0.notificationClient.fetchPage = { _ in try await pageResponse.value }
-      $0.notificationClient.updates = { since in
-        // Only the first opening is held back.
-        if since == nil { try await opened.value }
-        return try await backend.client.updates(since)
-      }
       $0.pushClient.responses = { AsyncStream { _ in } }
     }
     let appear = await store.send(.onAppear) {
@@ -163,15 +158,12 @@ struct LaunchOrderTests {
     await store.receive(.savedFilterLoaded(nil))
     await store.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
 
-    // The backend reads the first page, then another device adds a notification, then the
-    // stream opens: from now, after that change.
+    // The backend reads the first page, then another device adds a notification, before the
+    // page reaches the device.
     let page = try await backend.client.fetchPage(PageRequest(limit: NotificationsFeature.pageSize))
     var newer = Fixtures.notification("n0", minutesAgo: 0)
     backend.insert(newer)
     newer.version = 1
-    opened.resume(returning: ())
-    await store.receive(.updatesConnected) { $0.connection = .live }
-
     pageResponse.resume(returning: page)
     await store.receive(.pageLoaded(page, replacing: true)) {
       $0.isLoading = false
@@ -181,12 +173,43 @@ struct LaunchOrderTests {
       $0.notifications = NotificationFeed(uniqueElements: page.items)
     }
     await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.receive(.updatesConnected) { $0.connection = .live }
     await store.receive(.caughtUp([NotificationEvent(.inserted(newer), cursor: 1)])) {
       $0.newestCursor = 1
       $0.notifications.insert(newer, at: 0)
     }
     await store.receive(.delegate(.unreadCountChanged(3)))
 
+    await store.send(.onDisappear) { $0.connection = .offline }
+    await appear.cancel()
+  }
+
+  /// A first page that fails at launch opens the stream from now, so the feature still hears
+  /// changes and reconnects.
+  @Test func aFailedFirstPageOpensTheStreamFromNow() async throws {
+    let opened = TestContinuation<ChangeCursor?>()
+    let store = makeStore([]) {
+      $0.notificationClient.fetchPage = { _ in throw UserFacingError.network }
+      $0.notificationClient.updates = { since in
+        opened.resume(returning: since)
+        return AsyncThrowingStream { _ in }
+      }
+      $0.pushClient.responses = { AsyncStream { _ in } }
+    }
+    let appear = await store.send(.onAppear) {
+      $0.isLoading = true
+      $0.connection = .connecting
+      $0.isLoadingPreferences = true
+    }
+    await store.receive(.savedFilterLoaded(nil))
+    await store.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
+    await store.receive(.pageFailed(.network)) {
+      $0.isLoading = false
+      $0.error = .network
+    }
+    await store.receive(.delegate(.errorOccurred(.network)))
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    #expect(try await opened.value == nil)
     await store.send(.onDisappear) { $0.connection = .offline }
     await appear.cancel()
   }

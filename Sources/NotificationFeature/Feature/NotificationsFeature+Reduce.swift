@@ -18,8 +18,14 @@ extension NotificationsFeature {
   func reduceAction(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .onAppear:
-      var effects: [Effect<Action>] = [startUpdates(&state, attempt: 0), listenForResponses()]
-      if !state.hasLoadedOnce {
+      var effects: [Effect<Action>] = [listenForResponses()]
+      if state.hasLoadedOnce {
+        effects.append(startUpdates(&state, attempt: 0))
+      } else {
+        // The live stream opens once the first page says which change it reflects, from
+        // there: opened before, it would start from the moment it opened, and a change made
+        // between the page and that moment would be missed.
+        state.connection = .connecting
         state.isLoading = true
         state.isLoadingPreferences = true
         effects.append(loadSettings())
@@ -55,6 +61,7 @@ extension NotificationsFeature {
       return fetchPage(request, replacing: false).cancellable(id: CancelID.loadMore)
 
     case .pageLoaded(let page, let replacing):
+      let wasLoaded = state.hasLoadedOnce
       state.isLoading = false
       state.hasLoadedOnce = true
       state.hasMore = page.hasMore
@@ -63,15 +70,9 @@ extension NotificationsFeature {
       var follow = Effect<Action>.none
       if replacing {
         // The list is the page now: the next catch-up starts after the change it reflects.
-        if let cursor = page.changeCursor {
-          // A stream opened before any cursor was known started from the moment it opened: a
-          // change made between the page and that moment would be missed. It is caught up from
-          // the page's cursor (a change the stream also delivers is skipped, by cursor).
-          if state.newestCursor == nil, state.connection == .live {
-            follow = catchUp(from: cursor)
-          }
-          state.newestCursor = cursor
-        }
+        if let cursor = page.changeCursor { state.newestCursor = cursor }
+        // The launch's first page: the live stream opens from its cursor (see `onAppear`).
+        if !wasLoaded, state.connection != .offline { follow = startUpdates(&state, attempt: 0) }
         state.unreadNotLoaded = unreadNotLoaded(besides: page, in: state)
         replaceWithBackendFeed(
           page.items, reflecting: page.changeCursor, in: &state, owed: &owed)
@@ -85,7 +86,12 @@ extension NotificationsFeature {
 
     case .pageFailed(let error):
       state.isLoading = false
-      return show(error, in: &state)
+      // The launch's first page failed: the live stream opens from now (a later first page
+      // opens it again from its cursor).
+      let follow =
+        !state.hasLoadedOnce && state.connection == .connecting
+        ? startUpdates(&state, attempt: 0) : .none
+      return .merge(show(error, in: &state), follow)
 
     case .cachedPageLoaded(let page):
       // Stale once the backend has answered; until then it is the list, still loading.
@@ -362,14 +368,6 @@ extension NotificationsFeature {
     }
     .cancellable(id: CancelID.updates, cancelInFlight: true)
     return .merge(.cancel(id: CancelID.reconnect), updates)
-  }
-
-  /// The changes after `cursor`, as a catch-up; a failed one leaves the stream as it is.
-  func catchUp(from cursor: ChangeCursor) -> Effect<Action> {
-    .run { [client] send in
-      await send(.caughtUp(try await client.changesSince(cursor)))
-    } catch: { _, _ in
-    }
   }
 
   func listenForResponses() -> Effect<Action> {
