@@ -31,11 +31,14 @@ func launchShell(_ backend: AppBackend) -> Store<AppFeature.State, AppFeature.Ac
 /// Waits for a state of `store` that satisfies `condition`, and returns it. When none does
 /// within `timeout`, records an issue naming `expectation` and showing the last state, and
 /// throws, so that the test stops there.
+///
+/// A passing wait takes milliseconds. The timeout only bounds a failing one: under the thread
+/// sanitizer, while a guide package builds beside the tests, one wait took over 30 seconds.
 @MainActor
 @discardableResult
 func waitFor(
   _ expectation: String, in store: Store<AppFeature.State, AppFeature.Action>,
-  timeout: Duration = .seconds(30), sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  timeout: Duration = .seconds(90), sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ condition: @escaping @Sendable (AppFeature.State) -> Bool
 ) async throws -> AppFeature.State {
   let states = store.states
@@ -58,7 +61,8 @@ func waitFor(
       """
       Waited \(timeout) for \(expectation). The list shows \(list.notifications.ids), \
       isLoading \(list.isLoading), hasLoadedOnce \(list.hasLoadedOnce), \
-      badge "\(store.state.badgeText)", error \(String(describing: list.error)).
+      isLoadingPreferences \(list.isLoadingPreferences), connection \(list.connection), \
+      outbox \(list.sync.outbox), badge "\(store.state.badgeText)", error \(String(describing: list.error)).
       """,
       sourceLocation: sourceLocation)
     throw WaitTimedOut()
