@@ -64,12 +64,15 @@ struct FilteredPagingTests {
     let (client, done) = try client(backend)
     defer { done() }
     let request = Self.requests[which]
-    let passing = Self.feed.filter(request.passes).map(\.id)
-    let pages = try await pages(of: request, from: client)
-    #expect(pages.flatMap { $0 } == passing)
+    let passing: [String] = Self.feed.filter(request.passes).map(\.id)
+    let pages: [[String]] = try await pages(of: request, from: client)
+    let listed: [String] = pages.flatMap { $0 }
+    #expect(listed == passing)
     // Every page but the last is full; a filter nothing passes answers one empty page.
-    #expect(pages.dropLast().allSatisfy { $0.count == request.limit })
-    #expect(pages.count == max(1, (passing.count + request.limit - 1) / request.limit))
+    let full: Bool = pages.dropLast().allSatisfy { $0.count == request.limit }
+    #expect(full)
+    let expectedPages: Int = max(1, (passing.count + request.limit - 1) / request.limit)
+    #expect(pages.count == expectedPages)
   }
 
   @Test(arguments: Backend.allCases)

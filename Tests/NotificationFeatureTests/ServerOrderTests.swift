@@ -138,6 +138,20 @@ struct ServerOrderTests {
 
 @MainActor
 struct LaunchOrderTests {
+  /// Appears with nothing loaded or saved: the first page is on its way, the stream not open.
+  func launch(
+    _ store: TestStore<NotificationsFeature.State, NotificationsFeature.Action>
+  ) async -> TestStoreTask {
+    let appear = await store.send(.onAppear) {
+      $0.isLoading = true
+      $0.connection = .connecting
+      $0.isLoadingPreferences = true
+    }
+    await store.receive(.savedFilterLoaded(nil))
+    await store.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
+    return appear
+  }
+
   /// At launch the live stream opens once the first page says which change it reflects, from
   /// that cursor, so a change the backend made between the page and the opening is shown.
   /// Opened at once, before any cursor was known, it started from the moment it opened and
@@ -150,13 +164,7 @@ struct LaunchOrderTests {
       $0.notificationClient.fetchPage = { _ in try await pageResponse.value }
       $0.pushClient.responses = { AsyncStream { _ in } }
     }
-    let appear = await store.send(.onAppear) {
-      $0.isLoading = true
-      $0.connection = .connecting
-      $0.isLoadingPreferences = true
-    }
-    await store.receive(.savedFilterLoaded(nil))
-    await store.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
+    let appear = await launch(store)
 
     // The backend reads the first page, then another device adds a notification, before the
     // page reaches the device.
@@ -196,13 +204,7 @@ struct LaunchOrderTests {
       }
       $0.pushClient.responses = { AsyncStream { _ in } }
     }
-    let appear = await store.send(.onAppear) {
-      $0.isLoading = true
-      $0.connection = .connecting
-      $0.isLoadingPreferences = true
-    }
-    await store.receive(.savedFilterLoaded(nil))
-    await store.receive(.preferences(.mutedLoaded(nil))) { $0.isLoadingPreferences = false }
+    let appear = await launch(store)
     await store.receive(.pageFailed(.network)) {
       $0.isLoading = false
       $0.error = .network

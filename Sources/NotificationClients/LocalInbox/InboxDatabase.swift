@@ -413,9 +413,10 @@ package final class InboxDatabase: Sendable {
     try writing { db in
       var events: [NotificationEvent] = []
       for var notification in notifications {
-        notification.version = try Self.nextCursor(db)
+        let cursor = try Self.nextCursor(db)
+        notification.version = cursor
         try Self.upsert(notification, in: db)
-        events.append(try Self.log(.inserted(notification), in: db))
+        events.append(try Self.log(.inserted(notification), at: cursor, in: db))
       }
       return events
     }
@@ -462,11 +463,12 @@ package final class InboxDatabase: Sendable {
       var events: [NotificationEvent] = []
       for var notification in unread {
         notification.isRead = true
-        notification.version = try nextCursor(db)
+        let cursor = try nextCursor(db)
+        notification.version = cursor
         try db.execute(
           "UPDATE notifications SET is_read = 1, version = ? WHERE id = ?",
-          [.integer(Int64(clamping: notification.version?.position ?? 0)), .text(notification.id)])
-        events.append(try log(.updated(notification), in: db))
+          [.integer(Int64(clamping: cursor.position)), .text(notification.id)])
+        events.append(try log(.updated(notification), at: cursor, in: db))
       }
       return events
     case .delete(let id):
@@ -498,7 +500,7 @@ package final class InboxDatabase: Sendable {
     try db.execute(
       "UPDATE notifications SET is_read = ?, version = ? WHERE id = ?",
       [.init(isRead), .integer(Int64(clamping: version.position)), .text(id)])
-    return [try log(.updated(notification), in: db)]
+    return [try log(.updated(notification), at: version, in: db)]
   }
 
   /// Deletes what `bound` covers: the notifications older than its millisecond at once, and
@@ -508,16 +510,14 @@ package final class InboxDatabase: Sendable {
   ) throws {
     let seconds = bound.timestamp.timeIntervalSinceReferenceDate
     // A notification whose version is newer than `cursor` came after the deletion: it stays.
-    let older = cursor == nil ? "" : " AND (version IS NULL OR version <= ?3)"
-    let version = cursor.map { [SQLiteValue.integer(Int64(clamping: $0.position))] } ?? []
+    let version = SQLiteValue(cursor)
     let low = SQLiteValue.real(seconds - 0.002)
     let high = SQLiteValue.real(seconds + 0.002)
     try db.execute(
-      "DELETE FROM notifications WHERE timestamp < ?1\(older)",
-      [low] + (version.isEmpty ? [] : [.null] + version))
+      "DELETE FROM notifications WHERE timestamp < ?1 AND \(notNewer(than: 2))", [low, version])
     let near = try db.statement(
-      "SELECT id, timestamp FROM notifications WHERE timestamp BETWEEN ?1 AND ?2\(older)"
-    ).rows([low, high] + version) { row throws(SQLiteError) in
+      "SELECT id, timestamp FROM notifications WHERE timestamp BETWEEN ?1 AND ?2 AND \(notNewer(than: 3))"
+    ).rows([low, high, version]) { row throws(SQLiteError) in
       (id: row.text(at: 0), seconds: row.real(at: 1))
     }
     for (id, seconds) in near
@@ -614,18 +614,17 @@ package final class InboxDatabase: Sendable {
   /// version of one already. Without a cursor (a remote that does not say), applied as it is.
   package func cacheApplied(_ intent: ChangeIntent, at cursor: ChangeCursor?) throws {
     try writing { db in
-      let version: SQLiteValue = cursor.map { .integer(Int64(clamping: $0.position)) } ?? .null
       // A notification is changed unless the version it has is newer than the answer's.
-      let isOlder = "(?3 IS NULL OR version IS NULL OR version <= ?3)"
+      let version = SQLiteValue(cursor)
       func setRead(_ ids: [String]?, _ isRead: Bool) throws {
-        let set = "UPDATE notifications SET is_read = ?1, version = coalesce(?3, version)"
+        let set =
+          "UPDATE notifications SET is_read = ?1, version = coalesce(?2, version) WHERE \(Self.notNewer(than: 2))"
         if let ids {
           for id in ids {
-            try db.execute(
-              "\(set) WHERE id = ?2 AND \(isOlder)", [.init(isRead), .text(id), version])
+            try db.execute("\(set) AND id = ?3", [.init(isRead), version, .text(id)])
           }
         } else {
-          try db.execute("\(set) WHERE ?2 IS NULL AND \(isOlder)", [.init(isRead), .null, version])
+          try db.execute(set, [.init(isRead), version])
         }
       }
       switch intent {
@@ -633,9 +632,10 @@ package final class InboxDatabase: Sendable {
       case .markAsUnread(let id): try setRead([id], false)
       case .markAllAsRead(let ids): try setRead(ids, true)
       case .delete(let id):
-        try db.execute("DELETE FROM notifications WHERE id = ?2 AND \(isOlder)", [.null, .text(id), version])
+        try db.execute(
+          "DELETE FROM notifications WHERE id = ?1 AND \(Self.notNewer(than: 2))", [.text(id), version])
       case .deleteAll(upTo: nil):
-        try db.execute("DELETE FROM notifications WHERE ?2 IS NULL AND \(isOlder)", [.null, .null, version])
+        try db.execute("DELETE FROM notifications WHERE \(Self.notNewer(than: 1))", [version])
       case .deleteAll(upTo: let bound?):
         try Self.deleteNotifications(upTo: bound, notNewerThan: cursor, in: db)
       }
@@ -650,16 +650,15 @@ package final class InboxDatabase: Sendable {
       let listed = Set(page.items.map(\.id))
       // A cached notification whose version is newer than the page (an event or an answer
       // copied after the remote read the page) is not stale: the page is older than it.
-      let version = page.changeCursor.map { SQLiteValue.integer(Int64(clamping: $0.position)) } ?? .null
-      let older = "(?2 IS NULL OR version IS NULL OR version <= ?2)"
+      let version = SQLiteValue(page.changeCursor)
       let stale: [String]
       if page.hasMore, let oldest = page.items.last {
         stale = try db.statement(
-          "SELECT id FROM notifications WHERE timestamp >= ?1 AND \(older)"
+          "SELECT id FROM notifications WHERE timestamp >= ?1 AND \(Self.notNewer(than: 2))"
         ).rows([.real(oldest.timestamp.timeIntervalSinceReferenceDate), version]) { $0.text(at: 0) }
       } else {
-        stale = try db.statement("SELECT id FROM notifications WHERE ?1 IS NULL AND \(older)")
-          .rows([.null, version]) { $0.text(at: 0) }
+        stale = try db.statement("SELECT id FROM notifications WHERE \(Self.notNewer(than: 1))")
+          .rows([version]) { $0.text(at: 0) }
       }
       for id in stale where !listed.contains(id) {
         try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
@@ -739,18 +738,26 @@ package final class InboxDatabase: Sendable {
         .firstRow { UInt64(max(0, $0.int(at: 0))) } ?? 0)
   }
 
+  /// The condition that a row's version is not newer than the cursor bound at parameter
+  /// `index`: true for a row without a version, and for every row when the cursor is `NULL`
+  /// (a remote that does not say).
+  private static func notNewer(than index: Int) -> String {
+    "(?\(index) IS NULL OR version IS NULL OR version <= ?\(index))"
+  }
+
   /// The cursor the next change logged gets.
   private static func nextCursor(_ db: SQLiteConnection) throws(SQLiteError) -> ChangeCursor {
     ChangeCursor(try latestCursor(db).position + 1)
   }
 
-  /// Logs a change, trims the log, and returns the change as an event with its cursor.
-  private static func log(_ change: NotificationChange, in db: SQLiteConnection) throws
-    -> NotificationEvent
-  {
+  /// Logs a change at `cursor` (the next one when `nil`; a caller that gave a notification its
+  /// version passes the cursor it took from ``nextCursor(_:)``), trims the log, and returns the
+  /// change as an event with its cursor.
+  private static func log(
+    _ change: NotificationChange, at cursor: ChangeCursor? = nil, in db: SQLiteConnection
+  ) throws -> NotificationEvent {
     let (kind, id, json) = try columns(of: change)
-    // The cursor a notification's version was given before it was logged (`nextCursor`).
-    let next = try nextCursor(db)
+    let next = try cursor ?? nextCursor(db)
     let cursor = Int64(clamping: next.position)
     try db.execute(
       "INSERT INTO changes (cursor, kind, id, json) VALUES (?, ?, ?, ?)",
@@ -847,5 +854,12 @@ package final class InboxDatabase: Sendable {
     default:
       return .unreadable(path: path, reason: "\(error)")
     }
+  }
+}
+
+extension SQLiteValue {
+  /// A change cursor as an integer column, or `NULL` without one.
+  fileprivate init(_ cursor: ChangeCursor?) {
+    self = cursor.map { .integer(Int64(clamping: $0.position)) } ?? .null
   }
 }
