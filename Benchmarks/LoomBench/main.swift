@@ -15,7 +15,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
            loom-bench --gate W<n>
 
       --quick      run every workload at 1/10 of its size (for CI smoke runs)
-      --only W4    run one workload (W0, W1, W1s, W1m, W2 to W6, W4c, W8, W10)
+      --only W4    run one workload (W0, W1, W1s, W1m, W2 to W6, W4c, W8, W10, W12)
       --json PATH  also write every figure, with the commit, date, toolchain and machine, as
                    JSON to PATH (the text lines still go to standard output); with PATH `-`
                    the JSON goes to standard output and the text lines to standard error
@@ -45,7 +45,7 @@ if let gate = value(of: "--gate", example: "W1") {
 let quick = arguments.contains("--quick")
 let scale = quick ? 10 : 1
 let only = value(of: "--only", example: "W4")?.uppercased()
-let known = ["W0", "W1", "W1S", "W1M", "W2", "W3", "W4", "W4C", "W5", "W6", "W8", "W10"]
+let known = ["W0", "W1", "W1S", "W1M", "W2", "W3", "W4", "W4C", "W5", "W6", "W8", "W10", "W12"]
 if let only, !known.contains(only) {
   FileHandle.standardError.write(
     Data("loom-bench: unknown workload \(only); known: \(known.joined(separator: ", "))\n".utf8))
@@ -72,6 +72,7 @@ if shouldRun("W5") { await runW5(scale: scale) }
 if shouldRun("W6") { await runW6(scale: scale) }
 if shouldRun("W8") { await runW8(scale: scale) }
 if shouldRun("W10") { await runW10(scale: scale) }
+if shouldRun("W12") { await runW12(scale: scale) }
 
 if let jsonPath {
   let results = Results.collect(quick: quick)
