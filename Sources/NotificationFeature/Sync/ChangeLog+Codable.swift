@@ -1,0 +1,76 @@
+import Foundation
+import Loom
+
+extension ChangeLog: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case records, unlisted, received
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let records = try container.decode([ChangeRecord].self, forKey: .records)
+    let unlisted = try container.decode([NotificationData].self, forKey: .unlisted)
+    self.init()
+    self.records = IdentifiedArrayOf(uniqueElements: records)
+    self.unlisted = NotificationFeed(
+      uniqueElements: unlisted.sorted(by: NotificationData.isOrderedBefore))
+    self.received = try container.decode([String: Date].self, forKey: .received)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(records.elements, forKey: .records)
+    try container.encode(unlisted.elements, forKey: .unlisted)
+    try container.encode(received, forKey: .received)
+  }
+}
+
+extension ChangeLog {
+  /// The log as a new launch takes it from what was saved: a record that was in flight is
+  /// pending again, sent with the same id (the server applies it once however often it gets
+  /// it).
+  public var restoredForLaunch: ChangeLog {
+    var log = self
+    for record in records {
+      if case .sending(let failures) = record.status {
+        log.records[id: record.id]?.status = .pending(failures: failures)
+      }
+    }
+    return log
+  }
+
+  /// The log of an outbox an earlier version saved: each queued change becomes a pending
+  /// record with a new id, in the outbox's order. What the outbox kept to undo each change is
+  /// not needed (a change the server refuses leaves the log), and its failure counts counted
+  /// launches, which no longer count.
+  ///
+  /// ```swift
+  /// let log = ChangeLog(migrating: savedOutbox, ids: { uuid() })
+  /// ```
+  public init(migrating outbox: NotificationsFeature.SavedOutbox, ids makeID: () -> UUID) {
+    self.init()
+    for entry in outbox.entries {
+      records.append(ChangeRecord(id: makeID(), intent: entry))
+    }
+  }
+
+  /// Merges a log restored at launch under what this launch recorded before it was read: the
+  /// restored records are older, so they go first (rule 1), and rule 4 applies to them as if
+  /// they had been recorded first. Unlisted pushes and notices of both are kept.
+  ///
+  /// ```swift
+  /// state.log = saved.restoredForLaunch.merging(newer: state.log)
+  /// ```
+  public func merging(newer: ChangeLog) -> ChangeLog {
+    var merged = self
+    for notification in newer.unlisted where !merged.unlisted.contains(id: notification.id) {
+      merged.unlisted.insert(notification, at: merged.unlisted.insertionIndex(for: notification))
+      merged.received[notification.id] = newer.received[notification.id]
+    }
+    for record in newer.records where merged.records[id: record.id] == nil {
+      merged.replaceOlderChoices(by: record.intent)
+      merged.records.append(record)
+    }
+    return merged
+  }
+}

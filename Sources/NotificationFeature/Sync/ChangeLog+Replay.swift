@@ -1,0 +1,46 @@
+import Foundation
+
+extension ChangeLog {
+  /// `copy`, the newest the server sent of a notification, with the records that are not
+  /// reflected in it replayed in order (rule 3), or `nil` when one of them deletes it: how the
+  /// notification is shown.
+  ///
+  /// ```swift
+  /// log.record(.markAsRead("n1"), id: changeID)
+  /// log.replaying(on: unreadCopy)?.isRead   // true
+  /// ```
+  ///
+  /// - Complexity: O(*r*) for *r* records.
+  public func replaying(on copy: NotificationData) -> NotificationData? {
+    var shown = copy
+    for record in records where record.touches(copy.id) {
+      if case .acknowledged(let cursor) = record.status, let version = copy.version,
+        version >= cursor
+      {
+        continue
+      }
+      guard let changed = record.intent.applied(to: shown) else { return nil }
+      shown = changed
+    }
+    return shown
+  }
+
+  /// What the notification center shows: `truth` (the server's newest copies) and the
+  /// unlisted pushes and local notices, each with the log replayed on it, in the feed's order.
+  /// A push the server lists is shown as the server has it.
+  ///
+  /// - Complexity: O((*n* + *u*) × *r* + (*n* + *u*) log(*n* + *u*)) for *n* notifications in
+  ///   `truth`, *u* unlisted and *r* records.
+  public func shown(over truth: some Sequence<NotificationData>) -> NotificationFeed {
+    var all: [NotificationData] = []
+    var seen: Set<String> = []
+    for copy in truth where seen.insert(copy.id).inserted {
+      if let shown = replaying(on: copy) { all.append(shown) }
+    }
+    for copy in unlisted where seen.insert(copy.id).inserted {
+      if let shown = replaying(on: copy) { all.append(shown) }
+    }
+    all.sort(by: NotificationData.isOrderedBefore)
+    return NotificationFeed(uniqueElements: all)
+  }
+}

@@ -1,0 +1,362 @@
+import Foundation
+import Loom
+
+/// What the device knows that the server's feed does not say yet: the person's changes on their
+/// way to the server, the pushes the server has not listed, and the local notices.
+///
+/// The notification center shows the server's truth (pages, events and answers, the newest copy
+/// of each notification by ``NotificationData/version``) with this log replayed on top:
+///
+///     shown = replay(records, on: truth ∪ unlisted)
+///
+/// Each change is one ``ChangeRecord`` with a stable id, from the moment the person makes it
+/// until what the feature has seen of the server reaches the cursor the server applied it at.
+/// Nothing else is kept about it: no undo payload (a change the server refuses leaves the log,
+/// and what is shown is replayed again without it), no second queue, no map keyed by its value.
+///
+/// ```swift
+/// var log = ChangeLog()
+/// log.record(.markAsRead("n1"), id: changeID)          // shown read at once
+/// for id in log.recordsReadyToSend { log.markSending(id) /* send log[id]!.request */ }
+/// log.acknowledge(changeID, at: 42)                   // the server applied it at 42
+/// log.forget(upTo: 42)                                // a page at 42 reflects it: it leaves
+/// ```
+///
+/// Rules the log keeps, after every call (`ChangeLogTests` checks them after random sequences):
+///
+/// 1. Records are in the order the person made them, each id once.
+/// 2. One scheduling rule: a record is sent only when every older record that touches one of
+///    its notifications (a mark-all or clear-all of everything touches every one) has been
+///    acknowledged, and no record on one of them is in flight. So at most one record per
+///    notification is in flight, and the server gets a notification's changes in the order they
+///    were made (a change waiting for a push to be listed does not hold back a change to every
+///    notification: see 5).
+/// 3. A record is replayed on a copy of a notification unless it was acknowledged at a cursor
+///    the copy's version reaches: the copy already reflects it, or something newer.
+/// 4. A newer read, unread or delete of a notification replaces its older reads and unreads
+///    that are not in flight or acknowledged: the server needs only the person's last choice.
+/// 5. A change to a push the server has not listed waits (``ChangeRecord/Status/awaitingListing``)
+///    until the server lists it, and a mark-all or clear-all of everything adds such a change
+///    for each push it covers; a change to a local notice is applied to the notice and never
+///    sent; a local notice is never unread.
+/// 6. A record leaves when the server acknowledged it and what is seen reaches its cursor, when
+///    the server refuses it for good, or when it has failed for a long time (``RetryPolicy``),
+///    never because the app was launched again.
+public struct ChangeLog: Sendable, Hashable {
+  /// The person's changes, oldest first.
+  public internal(set) var records: IdentifiedArrayOf<ChangeRecord> = []
+  /// The pushes the server has not listed yet, and the local notices, in the feed's order.
+  public internal(set) var unlisted: NotificationFeed = []
+  /// When the device received each push in ``unlisted``: one the server never lists (it was
+  /// deleted before the device saw it listed) leaves after a while (``expireUnlisted(receivedBefore:)``).
+  public internal(set) var received: [String: Date] = [:]
+
+  public init() {}
+
+  /// The record with this id.
+  public subscript(id: UUID) -> ChangeRecord? { records[id: id] }
+
+  /// Whether the log holds nothing: the shown list is the server's truth.
+  public var isEmpty: Bool { records.isEmpty && unlisted.isEmpty }
+
+  /// The records the server has not acknowledged.
+  public var unacknowledged: some Collection<ChangeRecord> {
+    records.lazy.filter { !$0.isAcknowledged }
+  }
+
+  // MARK: The person
+
+  /// Records a change the person just made. A change to local notices is applied to them and
+  /// needs no record: the server never hears of them.
+  ///
+  /// - Complexity: O(*r*) for *r* records.
+  public mutating func record(_ intent: ChangeIntent, id: UUID) {
+    let intent = applyToNotices(intent)
+    guard let intent else { return }
+    replaceOlderChoices(by: intent)
+    let waitsForListing = intent.ids.contains { unlisted[id: $0].map { !$0.isLocal } ?? false }
+    records.append(
+      ChangeRecord(
+        id: id, intent: intent, status: waitsForListing ? .awaitingListing : .pending(failures: 0)))
+    // The server applies a mark-all or clear-all of everything to what it has then: the pushes
+    // it lists later are changed by records of their own, sent once it does.
+    let pushes = unlisted.filter { !$0.isLocal && intent.applied(to: $0) != $0 }.ids
+    guard !pushes.isEmpty, intent.ids.isEmpty else { return }
+    if case .deleteAll = intent {
+      for (offset, push) in pushes.enumerated() {
+        records.append(
+          ChangeRecord(id: id.derived(offset + 1), intent: .delete(push), status: .awaitingListing))
+      }
+    } else {
+      records.append(
+        ChangeRecord(id: id.derived(1), intent: .markAllAsRead(pushes), status: .awaitingListing))
+    }
+  }
+
+  /// Applies `intent` to the local notices it names, and returns what is left for the server,
+  /// or `nil` when nothing is.
+  private mutating func applyToNotices(_ intent: ChangeIntent) -> ChangeIntent? {
+    func isNotice(_ id: String) -> Bool { unlisted[id: id]?.isLocal ?? false }
+    switch intent {
+    case .markAsRead(let id) where isNotice(id):
+      unlisted[id: id]?.isRead = true
+      return nil
+    case .markAsUnread(let id) where isNotice(id):
+      // A local notice is never unread: it tells what happened on the device, and never counts.
+      return nil
+    case .delete(let id) where isNotice(id):
+      unlisted.remove(id: id)
+      return nil
+    case .markAllAsRead(let ids?):
+      for id in ids where isNotice(id) { unlisted[id: id]?.isRead = true }
+      let rest = ids.filter { !isNotice($0) }
+      return rest.isEmpty ? nil : .markAllAsRead(rest)
+    case .markAllAsRead(nil):
+      for notice in unlisted where notice.isLocal { unlisted[id: notice.id]?.isRead = true }
+      return intent
+    case .deleteAll:
+      unlisted.removeAll { $0.isLocal }
+      return intent
+    case .markAsRead, .markAsUnread, .delete:
+      return intent
+    }
+  }
+
+  /// Rule 4: drops the older reads and unreads of the notification `intent` sets, which are
+  /// neither in flight nor acknowledged.
+  mutating func replaceOlderChoices(by intent: ChangeIntent) {
+    let id: String
+    switch intent {
+    case .markAsRead(let named), .markAsUnread(let named), .delete(let named): id = named
+    case .markAllAsRead, .deleteAll: return
+    }
+    records.removeAll { record in
+      switch (record.intent, record.status) {
+      case (.markAsRead(id), .pending), (.markAsUnread(id), .pending),
+        (.markAsRead(id), .awaitingListing), (.markAsUnread(id), .awaitingListing):
+        true
+      default:
+        false
+      }
+    }
+  }
+
+  // MARK: Sending
+
+  /// The ids of the records to send now, oldest first (rule 2): pending, with no older record
+  /// on one of their notifications still unacknowledged, and none in flight on one of them.
+  ///
+  /// - Complexity: O(*r* × *k*) for *r* records naming *k* notifications each.
+  public var recordsReadyToSend: [UUID] {
+    // What is in flight holds back every other change to its notifications, older ones too (a
+    // change released when its push was listed may be older than one in flight).
+    var flying: Set<String> = []
+    var flyingEverything = false
+    for record in records {
+      guard case .sending = record.status else { continue }
+      flying.formUnion(record.intent.ids)
+      if record.touchesEverything { flyingEverything = true }
+    }
+    if flyingEverything { return [] }
+    var ready: [UUID] = []
+    var held = flying
+    var anyHeld = !flying.isEmpty
+    for record in records where !record.isAcknowledged {
+      if case .pending = record.status {
+        let isFree =
+          record.touchesEverything ? !anyHeld : held.isDisjoint(with: record.intent.ids)
+        if isFree { ready.append(record.id) }
+      }
+      // Every unacknowledged record holds back the newer ones on its notifications. One that
+      // waits for a push to be listed holds back no change to every notification: the server
+      // does not have the push, so such a change cannot reach it (rule 5 gives the push a
+      // change of its own).
+      if record.touchesEverything { break }
+      held.formUnion(record.intent.ids)
+      if record.status != .awaitingListing { anyHeld = true }
+    }
+    return ready
+  }
+
+  /// Notes that the record's request was sent.
+  public mutating func markSending(_ id: UUID) {
+    guard case .pending(let failures) = records[id: id]?.status else { return }
+    records[id: id]?.status = .sending(failures: failures)
+  }
+
+  /// Notes the server's answer: it applied the record at `cursor`. A server that answers no
+  /// cursor cannot order its answer against its pages, so the record leaves at once and is
+  /// returned: the caller takes it as what the server now has.
+  ///
+  /// - Returns: The record, if it was in the log.
+  @discardableResult
+  public mutating func acknowledge(_ id: UUID, at cursor: ChangeCursor?) -> ChangeRecord? {
+    guard let record = records[id: id] else { return nil }
+    guard let cursor else { return records.remove(id: id) }
+    records[id: id]?.status = .acknowledged(cursor)
+    return record
+  }
+
+  /// What became of a record whose attempt failed.
+  public enum FailureOutcome: Sendable, Hashable {
+    /// It stays, to be sent again after a backoff; `failures` attempts reached the server.
+    case willRetry(failures: Int)
+    /// It left the log: the server refused it for good, or it failed for too long. What is
+    /// shown is replayed without it, and `error` is shown.
+    case removed(ChangeRecord, error: UserFacingError)
+    /// No record has this id.
+    case unknown
+  }
+
+  /// How long a change that fails for now keeps being sent again.
+  public struct RetryPolicy: Sendable, Hashable {
+    /// Attempts that reached the server and failed, at least, before giving up.
+    public var maximumFailures: Int
+    /// And for at least this long since the first of them.
+    public var maximumAge: TimeInterval
+
+    public init(maximumFailures: Int, maximumAge: TimeInterval) {
+      self.maximumFailures = maximumFailures
+      self.maximumAge = maximumAge
+    }
+
+    /// 20 failed attempts over at least three days.
+    public static let standard = RetryPolicy(maximumFailures: 20, maximumAge: 3 * 24 * 3_600)
+  }
+
+  /// Notes that the record's attempt failed with `error` at `now`.
+  ///
+  /// A retryable failure keeps it (being offline counts nothing; a server error or rate limit
+  /// counts one failure), unless it has failed `policy.maximumFailures` times over
+  /// `policy.maximumAge`: then it leaves with ``UserFacingError/outboxGaveUp``. Any other
+  /// failure is the server refusing it for good: it leaves with that error.
+  public mutating func fail(
+    _ id: UUID, with error: UserFacingError, at now: Date, policy: RetryPolicy = .standard
+  ) -> FailureOutcome {
+    guard var record = records[id: id] else { return .unknown }
+    guard error.isRetryable else {
+      records.remove(id: id)
+      return .removed(record, error: error)
+    }
+    var failures: Int
+    switch record.status {
+    case .pending(let count), .sending(let count): failures = count
+    case .awaitingListing, .acknowledged: failures = 0
+    }
+    if case .network = error {
+      // Not an attempt: the server was not reached.
+    } else {
+      failures += 1
+      if record.firstFailure == nil { record.firstFailure = now }
+    }
+    if failures >= policy.maximumFailures, let first = record.firstFailure,
+      now.timeIntervalSince(first) >= policy.maximumAge
+    {
+      records.remove(id: id)
+      return .removed(record, error: .outboxGaveUp)
+    }
+    record.status = .pending(failures: failures)
+    records[id: id] = record
+    return .willRetry(failures: failures)
+  }
+
+  /// Rule 6: the acknowledged records whose cursor `seen` reaches leave. `seen` is the cursor up
+  /// to which every notification the feature holds is as the server has it.
+  ///
+  /// - Complexity: O(*r*).
+  public mutating func forget(upTo seen: ChangeCursor) {
+    records.removeAll { record in
+      if case .acknowledged(let cursor) = record.status { cursor <= seen } else { false }
+    }
+  }
+
+  // MARK: Pushes and notices
+
+  /// Keeps a push the server's feed does not list yet, shown until it does.
+  ///
+  /// - Returns: Whether it was new to the log.
+  @discardableResult
+  public mutating func receive(_ push: NotificationData, at now: Date) -> Bool {
+    guard !unlisted.contains(id: push.id) else { return false }
+    unlisted.insert(push, at: unlisted.insertionIndex(for: push))
+    received[push.id] = now
+    return true
+  }
+
+  /// The pushes received before `cutoff` that the server still has not listed leave, with the
+  /// changes waiting for them: the server deleted them before the device saw them listed (a
+  /// clear-all sent while they were unlisted, say), as a page or event cannot say.
+  public mutating func expireUnlisted(receivedBefore cutoff: Date) {
+    serverRemoved(received.filter { $0.value < cutoff }.keys)
+  }
+
+  /// Keeps a local notice: listed on this device only, never sent, never unread.
+  public mutating func recordNotice(_ notice: NotificationData) {
+    var notice = notice
+    notice.isLocal = true
+    notice.isRead = true
+    unlisted.remove(id: notice.id)
+    unlisted.insert(notice, at: unlisted.insertionIndex(for: notice))
+  }
+
+  /// The server deleted these notifications (another device did, say): the pushes among them
+  /// are no longer shown, and the changes waiting for them to be listed leave, as there is
+  /// nothing left to change.
+  ///
+  /// - Complexity: O(*k* + *r*) for *k* ids, when one of them was unlisted.
+  public mutating func serverRemoved(_ ids: some Sequence<String>) {
+    var removed: Set<String> = []
+    for id in ids where unlisted[id: id].map({ !$0.isLocal }) ?? false {
+      unlisted.remove(id: id)
+      received[id] = nil
+      removed.insert(id)
+    }
+    guard !removed.isEmpty else { return }
+    records.removeAll { record in
+      record.status == .awaitingListing && record.intent.ids.allSatisfy(removed.contains)
+    }
+    releaseRecordsNoLongerAwaitingListing()
+  }
+
+  /// The server now lists these notifications: the pushes among them leave ``unlisted``, and
+  /// the changes waiting for them are sent.
+  ///
+  /// - Complexity: O(*k* + *r*) for *k* ids, when one of them was unlisted.
+  public mutating func serverListed(_ ids: some Sequence<String>) {
+    var listed: Set<String> = []
+    for id in ids where unlisted[id: id].map({ !$0.isLocal }) ?? false {
+      unlisted.remove(id: id)
+      received[id] = nil
+      listed.insert(id)
+    }
+    guard !listed.isEmpty else { return }
+    releaseRecordsNoLongerAwaitingListing()
+  }
+
+  /// The records waiting for pushes of which none is unlisted any more are sent.
+  private mutating func releaseRecordsNoLongerAwaitingListing() {
+    for record in records where record.status == .awaitingListing {
+      let stillUnlisted = record.intent.ids.contains {
+        unlisted[id: $0].map { !$0.isLocal } ?? false
+      }
+      if !stillUnlisted { records[id: record.id]?.status = .pending(failures: 0) }
+    }
+  }
+}
+
+extension UUID {
+  /// A change id made from this one and `offset`, for the records one change of the person's
+  /// adds (the pushes a clear-all covers). The version nibble is 8, which neither random
+  /// (version 4) ids nor the test generator's use, and the low 64 bits are mixed with the
+  /// offset, so two changes' derived ids do not meet.
+  fileprivate func derived(_ offset: Int) -> UUID {
+    var bytes = uuid
+    let low = withUnsafeBytes(of: &bytes) { $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self) }
+    let mixed = low ^ (UInt64(truncatingIfNeeded: offset) &* 0x9E37_79B9_7F4A_7C15)
+    withUnsafeMutableBytes(of: &bytes) {
+      $0.storeBytes(of: mixed, toByteOffset: 8, as: UInt64.self)
+    }
+    bytes.6 = (bytes.6 & 0x0F) | 0x80
+    return UUID(uuid: bytes)
+  }
+}
