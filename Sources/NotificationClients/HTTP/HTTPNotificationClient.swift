@@ -12,6 +12,10 @@ extension NotificationClient {
   /// server, connection failures and timeouts network, undecodable bodies invalid data naming
   /// the field. Pages are decoded item by item: a bad item is reported and skipped.
   ///
+  /// The requests and the decoding of their answers (a page can hold a thousand notifications)
+  /// run off the caller's executor, in `@concurrent` functions, wherever the endpoints are
+  /// called from.
+  ///
   /// ```swift
   /// $0.notificationClient = .live(baseURL: URL(string: "http://127.0.0.1:8080")!, token: "t")
   /// ```
@@ -19,15 +23,16 @@ extension NotificationClient {
     baseURL: URL, token: String?, session: URLSession = .shared
   ) -> NotificationClient {
     let api = HTTPAPI(baseURL: baseURL, token: token, session: session)
-    let fetchPage: @Sendable (PageRequest) async throws -> NotificationPage = { request in
+    @Sendable nonisolated(nonsending) func fetchPage(_ request: PageRequest) async throws
+      -> NotificationPage
+    {
       var query = [URLQueryItem(name: "limit", value: String(request.limit))]
       if let cursor = request.cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
       if case .type(let type) = request.filter {
         query.append(URLQueryItem(name: "type", value: type.rawValue))
       }
       if request.unreadOnly { query.append(URLQueryItem(name: "unread", value: "true")) }
-      let data = try await api.send("GET", "api/notifications", query: query)
-      let page = try api.decode(LossyPage.self, from: data)
+      let page = try await api.get(LossyPage.self, "api/notifications", query: query)
       for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
       if let problem = page.unreadTotalProblem {
         reportIssue("Ignored the unread total the server sent: \(problem)")
@@ -40,22 +45,22 @@ extension NotificationClient {
       fetchPage: fetchPage,
       updates: { since in try await api.events(since: since) },
       changesSince: { cursor in
-        let data = try await api.send(
-          "GET", "api/notifications/changes",
-          query: [URLQueryItem(name: "since", value: cursor.description)])
-        return try api.decode([WireEvent].self, from: data).map(\.event)
+        try await api.get(
+          [WireEvent].self, "api/notifications/changes",
+          query: [URLQueryItem(name: "since", value: cursor.description)]
+        ).map(\.event)
       },
       apply: { request in
         let (method, path, body) = try HTTPAPI.route(of: request.intent)
         let data = try await api.send(
           method, path, body: body, headers: ["Idempotency-Key": request.id.uuidString])
-        // A server older than cursors answers 204, with no body.
+        // A server older than cursors answers 204, with no body. The answer is a cursor, small
+        // enough to decode on the caller.
         guard !data.isEmpty else { return nil }
         return try api.decode(ChangeAnswer.self, from: data).cursor
       },
       fetchNotification: { id in
-        let data = try await api.send("GET", "api/notifications/\(try HTTPAPI.segment(id))")
-        return try api.decode(NotificationData.self, from: data)
+        try await api.get(NotificationData.self, "api/notifications/\(try HTTPAPI.segment(id))")
       },
       fetchUnread: { entity in
         let query =
@@ -69,17 +74,16 @@ extension NotificationClient {
         var cursor: String?
         var cursors: Set<String> = []
         repeat {
-          let data: Data
+          let page: LossyPage
           do {
-            data = try await api.send(
-              "GET", "api/notifications/unread",
+            page = try await api.get(
+              LossyPage.self, "api/notifications/unread",
               query: [query] + (cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? []))
           } catch UserFacingError.notFound where cursor == nil {
             // A server older than this route reads `unread` as a notification's id: its pages
             // are searched instead.
             return try await NotificationClient.unread(about: entity, pagingThrough: fetchPage)
           }
-          let page = try api.decode(LossyPage.self, from: data)
           for problem in page.problems { reportIssue("Skipped a notification the server sent: \(problem)") }
           unread += page.items
           // A cursor given before would loop for ever: the pages end there.
@@ -233,6 +237,9 @@ struct HTTPAPI: Sendable {
     return request
   }
 
+  /// The body of the answer to a request; throws the mapped error for a failure. Off the
+  /// caller's executor.
+  @concurrent
   func send(
     _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
     headers: [String: String] = [:]
@@ -257,6 +264,16 @@ struct HTTPAPI: Sendable {
     case 404: throw UserFacingError.notFound
     default: throw UserFacingError.server(status: status)
     }
+  }
+
+  /// The answer to a `GET` of `path`, decoded, both off the caller's executor: the endpoints may
+  /// run on their caller's (the main actor in an app), and decoding a page of a thousand
+  /// notifications there would hold it up.
+  @concurrent
+  func get<T: Decodable & Sendable>(
+    _ type: T.Type, _ path: String, query: [URLQueryItem] = []
+  ) async throws -> T {
+    try decode(type, from: try await send("GET", path, query: query))
   }
 
   func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
@@ -285,7 +302,8 @@ struct HTTPAPI: Sendable {
 
   /// Opens the live event stream, parsed from Server-Sent Events, resuming after `since`.
   /// Returns once the server has accepted it (a 2xx response head); throws the mapped error if
-  /// it refuses or cannot be reached.
+  /// it refuses or cannot be reached. Off the caller's executor.
+  @concurrent
   func events(since: ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error> {
     var request = try request("GET", "api/notifications/stream")
     request.timeoutInterval = 3_600

@@ -140,33 +140,42 @@ public final class LocalInbox: Sendable {
     }
   }
 
-  /// The notification client over the inbox.
+  /// The notification client over the inbox. Each call does its database work off the caller's
+  /// executor.
   public var notificationClient: NotificationClient {
     NotificationClient(
       fetchPage: { request in
-        let key = try request.cursor.map(Self.pageKey)
-        return try Self.mapping { () throws(InboxError) in
-          try self.database().page(
-            after: key, limit: request.limit, filter: request.filter,
-            unreadOnly: request.unreadOnly)
+        try await Self.offCaller {
+          let key = try request.cursor.map(Self.pageKey)
+          return try Self.mapping { () throws(InboxError) in
+            try self.database().page(
+              after: key, limit: request.limit, filter: request.filter,
+              unreadOnly: request.unreadOnly)
+          }
         }
       },
       // Opening is immediate: the stream starts with the changes after `since`, read with
       // its opening, so none made between a page and the stream is missed.
-      updates: { since in try self.updates(since: since) },
+      updates: { since in try await Self.offCaller { try self.updates(since: since) } },
       changesSince: { cursor in
-        try Self.mapping { () throws(InboxError) in try self.database().changes(since: cursor) }
+        try await Self.offCaller {
+          try Self.mapping { () throws(InboxError) in try self.database().changes(since: cursor) }
+        }
       },
-      apply: { request in try self.change { try $0.apply(request) } },
+      apply: { request in try await Self.offCaller { try self.change { try $0.apply(request) } } },
       fetchNotification: { id in
-        let notification = try Self.mapping { () throws(InboxError) in
-          try self.database().notification(id: id)
+        let notification = try await Self.offCaller {
+          try Self.mapping { () throws(InboxError) in try self.database().notification(id: id) }
         }
         guard let notification else { throw UserFacingError.notFound }
         return notification
       },
       fetchUnread: { entity in
-        try Self.mapping { () throws(InboxError) in try self.database().allUnread(about: entity) }
+        try await Self.offCaller {
+          try Self.mapping { () throws(InboxError) in
+            try self.database().allUnread(about: entity)
+          }
+        }
       }
     )
   }
@@ -181,19 +190,43 @@ public final class LocalInbox: Sendable {
   }
 
 
-  /// The settings client over the inbox: settings live in the same database.
+  /// The settings client over the inbox: settings live in the same database, read and written
+  /// off the caller's executor.
   public var settingsClient: SettingsClient {
     SettingsClient(
       loadData: { key in
-        try Self.mapping { () throws(InboxError) in try self.database().setting(key) }
+        try await Self.offCaller {
+          try Self.mapping { () throws(InboxError) in try self.database().setting(key) }
+        }
       },
       saveData: { data, key in
-        try self.change { database in
-          try database.saveSetting(data, forKey: key)
-          return ((), [])
+        try await Self.offCaller {
+          try self.change { database in
+            try database.saveSetting(data, forKey: key)
+            return ((), [])
+          }
         }
       }
     )
+  }
+
+  /// Runs `body`, the synchronous database work of one call, on the global concurrent executor,
+  /// never on the caller's: the clients' endpoints may run on their caller's executor (the main
+  /// actor in an app; see `NotificationClient`), and this work must not. A commit waits for the
+  /// disk (every commit is synced), and any statement may wait up to the busy timeout (5 s) for
+  /// another process's lock.
+  ///
+  /// A `@concurrent` function rather than an actor or a serial executor of the inbox's own:
+  /// ``SQLiteQueue`` already serialises the connection with its lock, and the inbox's
+  /// synchronous API (`insert`, `unreadCount`, the server's pages) must keep working from any
+  /// thread, so a queue in front of that lock would order nothing more. What it costs: calls
+  /// made at the same time wait for the lock on threads of the shared pool; each is short
+  /// (W10: under a millisecond).
+  @concurrent
+  static func offCaller<Result: Sendable>(_ body: @Sendable () throws -> Result) async throws
+    -> Result
+  {
+    try body()
   }
 
   // MARK: Opening

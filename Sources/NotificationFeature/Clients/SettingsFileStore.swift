@@ -33,7 +33,8 @@ public enum SettingsFileError: Error, Sendable, Hashable, CustomStringConvertibl
 /// let settings = SettingsClient.file(directory: SettingsFileStore.defaultDirectory(appName: "app"))
 /// ```
 ///
-/// Saves in one process are serialised, so concurrent saves of different keys all survive.
+/// Saves in one process are serialised, so concurrent saves of different keys all survive. The
+/// file is read and written off the caller's executor, wherever the client's endpoints run.
 /// Processes sharing the file are not coordinated: the last write of the whole file wins.
 public enum SettingsFileStore {
   /// One lock for every settings file in the process: saves are rare and small, and clients
@@ -62,15 +63,17 @@ public enum SettingsFileStore {
     return base.appendingPathComponent(appName, isDirectory: true)
   }
 
-  /// Throws a ``SettingsFileError``.
-  static func load(_ key: String, from file: URL) throws -> Data? {
+  /// Throws a ``SettingsFileError``. Off the caller's executor: it reads a file.
+  @concurrent
+  static func load(_ key: String, from file: URL) async throws -> Data? {
     try lock.withLock { () throws -> Data? in
       try read(file)[key]
     }
   }
 
-  /// Throws a ``SettingsFileError``.
-  static func save(_ data: Data, forKey key: String, to file: URL) throws {
+  /// Throws a ``SettingsFileError``. Off the caller's executor: it reads and writes a file.
+  @concurrent
+  static func save(_ data: Data, forKey key: String, to file: URL) async throws {
     try lock.withLock { () throws in
       var settings = try read(file)
       settings[key] = data
@@ -118,8 +121,8 @@ extension SettingsClient {
   public static func file(directory: URL) -> Self {
     let file = directory.appendingPathComponent("settings.json")
     return Self(
-      loadData: { key in try SettingsFileStore.load(key, from: file) },
-      saveData: { data, key in try SettingsFileStore.save(data, forKey: key, to: file) }
+      loadData: { key in try await SettingsFileStore.load(key, from: file) },
+      saveData: { data, key in try await SettingsFileStore.save(data, forKey: key, to: file) }
     )
   }
 
