@@ -86,7 +86,7 @@ struct GuidePackageTests {
       package,
       expecting: [
         "theEngineAloneRollsBackAChangeThatFailsForGood()", "aPushIsSavedUntilTheFeedListsIt()",
-        "aFailedMarkAsReadRollsBack()",
+        "aFailedMarkAsReadRollsBack()", "aChangeFromTheTapToTheServersTruth()",
       ])
   }
 
@@ -190,7 +190,10 @@ struct GuidePackage {
     guide: "Docs/NotificationFeature.md", folder: "Inbox",
     files: [
       ("Sources/Inbox/AppFeature.swift", ["embedding"]),
-      ("Tests/InboxTests/InboxTests.swift", ["sync-engine-test", "saved-pushes", "testing"]),
+      (
+        "Tests/InboxTests/InboxTests.swift",
+        ["sync-engine-test", "saved-pushes", "testing", "life-of-a-change"]
+      ),
     ],
     products: ("Inbox", ["Loom", "NotificationFeature"]))
 

@@ -157,3 +157,31 @@ let feed = [
   store.send(.notifications(.delegate(.unreadCountChanged(3))))
   #expect(store.state.unreadCount == 3)
 }
+
+// snippet: life-of-a-change
+@Test func aChangeFromTheTapToTheServersTruth() {
+  var log = ChangeLog()
+  let unread = NotificationData(
+    id: "n1", type: .ping, title: "Hi", message: "", timestamp: .now, version: 40)
+
+  // The person taps: the record is shown at once.
+  log.record(.markAsRead("n1"), id: UUID(1))
+  #expect(log.replaying(on: unread)?.isRead == true)
+
+  // Its turn comes; the request carries the record's id on every attempt.
+  #expect(log.recordsReadyToSend == [UUID(1)])
+  log.markSending(UUID(1))
+
+  // Offline: nothing counts, it waits for the next attempt.
+  #expect(log.fail(UUID(1), with: .network, at: .now) == .willRetry(failures: 0))
+  log.markSending(UUID(1))
+
+  // The server applied it at cursor 42. A page read before (version 40) still shows it read.
+  log.acknowledge(UUID(1), at: 42)
+  #expect(log.replaying(on: unread)?.isRead == true)
+
+  // A page at cursor 42 reflects it: the record leaves, and the server's copy is the truth.
+  log.forget(upTo: 42)
+  #expect(log.isEmpty)
+}
+// snippet: end

@@ -7,7 +7,6 @@ import Foundation
 /// attempt, in every launch, so a retry after a lost answer is applied once.
 ///
 /// ```swift
-/// var log = ChangeLog()
 /// log.record(.markAsRead("n1"), id: changeID)
 /// log[changeID]?.status   // .pending(failures: 0)
 /// ```
