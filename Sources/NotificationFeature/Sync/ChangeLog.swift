@@ -290,12 +290,15 @@ public struct ChangeLog: Sendable, Hashable {
     serverRemoved(received.filter { $0.value < cutoff }.keys)
   }
 
-  /// Keeps a local notice: listed on this device only, never sent, never unread.
+  /// Keeps a local notice: listed on this device only, never sent, never unread. A notice that
+  /// takes the id of an unlisted push replaces it, and the push's received date goes with it
+  /// (``received`` dates pushes alone).
   public mutating func recordNotice(_ notice: NotificationData) {
     var notice = notice
     notice.isLocal = true
     notice.isRead = true
     unlisted.remove(id: notice.id)
+    received[notice.id] = nil
     unlisted.insert(notice, at: unlisted.insertionIndex(for: notice))
   }
 

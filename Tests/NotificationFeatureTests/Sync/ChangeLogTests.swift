@@ -116,6 +116,17 @@ struct ChangeLogTests {
     #expect(log.records.ids == [UUID(2)])
   }
 
+  @Test func aNoticeThatTakesAPushsIDTakesNoReceivedDate() {
+    var log = ChangeLog()
+    log.receive(Self.notification("p1"), at: Self.start)
+    log.recordNotice(Self.notification("p1"))
+    #expect(log.unlisted[id: "p1"]?.isLocal == true)
+    #expect(log.received.isEmpty)
+    log.record(.delete("p1"), id: UUID(1))
+    #expect(log.isEmpty)
+    #expect(log.received.isEmpty)
+  }
+
   @Test func aClearAllRemovesLocalNoticesAndSendsItsBound() {
     var log = ChangeLog()
     log.recordNotice(Self.notification("notice-1"))
