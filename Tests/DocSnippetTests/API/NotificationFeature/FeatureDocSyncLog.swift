@@ -1,4 +1,4 @@
-// The snippets of the doc comments of ChangeLog and ChangeRecord.
+// The snippets of the doc comments of ChangeLog, ChangeRecord and ChangeLogStore.
 
 import Foundation
 import Loom
@@ -62,5 +62,55 @@ struct SyncLogDocSnippets {
     // snippet: end
     #expect(log.records.map(\.intent) == [.markAsRead("n1")])
     #expect(state.log.records.ids == [UUID(10)])
+  }
+
+  @Test func aLogIsWrittenToItsStoreAsWhatChanged() async throws {
+    let changeID = changeID
+    let store = ChangeLogStore.inMemory()
+    // snippet: change-log-store
+    var log = try await store.load().restoredForLaunch
+    let saved = log
+    log.record(.markAsRead("n1"), id: changeID)
+    try await store.write(log.writes(from: saved))
+    // snippet: end
+    #expect(try await store.load() == log)
+  }
+
+  @Test func theWritesOfANewRecordSaveIt() {
+    let changeID = changeID
+    var log = ChangeLog()
+    log.record(.markAsRead("n0"), id: UUID(1))
+    let values = featureDocValues {
+      // snippet: change-log-writes
+      let saved = log
+      log.record(.markAsRead("n1"), id: changeID)
+      log.writes(from: saved)   // one write: .saveRecord of the new record
+      // snippet: end
+    }
+    #expect(
+      values[1] as? [ChangeLog.Write]
+        == [.saveRecord(ChangeRecord(id: changeID, intent: .markAsRead("n1")))])
+  }
+
+  @Test func aLogIsMadeFromTheRowsAStoreSaved() {
+    let savedRecords = [ChangeRecord(id: changeID, intent: .markAsRead("n1"))]
+    let savedUnlisted = [(unreadCopy, received: Optional(Date(timeIntervalSince1970: 0)))]
+    // snippet: change-log-rows
+    let log = ChangeLog(records: savedRecords, unlisted: savedUnlisted)
+    // snippet: end
+    #expect(log.records.elements == savedRecords)
+    #expect(log.unlisted.ids == ["n1"])
+    #expect(log.received == ["n1": Date(timeIntervalSince1970: 0)])
+  }
+
+  @Test func copiesOfAStoreInMemoryShareItsRows() async throws {
+    let changeID = changeID
+    // snippet: change-log-store-in-memory
+    let store = ChangeLogStore.inMemory()
+    let other = store   // another "process" on the same rows
+    try await store.write([.saveRecord(ChangeRecord(id: changeID, intent: .markAsRead("n1")))])
+    let count = try await other.load().records.count   // 1
+    // snippet: end
+    #expect(count == 1)
   }
 }
