@@ -40,6 +40,11 @@ struct CallerExecutorTests {
     let settings = inbox.settingsClient
     await expectOffCaller("saveData") { try await settings.saveData(Data("1".utf8), "key") }
     await expectOffCaller("loadData") { _ = try await settings.loadData("key") }
+    let log = inbox.changeLogStore(scope: "local")
+    await expectOffCaller("changeLogStore.write") {
+      try await log.write([.removeRecord(id: UUID())])
+    }
+    await expectOffCaller("changeLogStore.load") { _ = try await log.load() }
   }
 
   @Test func theOfflineCacheWritesOffTheCallersExecutor() async throws {

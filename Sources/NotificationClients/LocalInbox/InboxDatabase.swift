@@ -20,7 +20,7 @@ import NotificationFeature
 /// Several processes may use one inbox at once (the CLI, the dev server, a second CLI): the
 /// database is journaled with WAL and a writer waits for another's lock (see ``SQLiteQueue``).
 ///
-/// Schema (migrations "inbox 1" to "inbox 3"):
+/// Schema (migrations "inbox 1" to "inbox 4"):
 ///
 /// - `notifications(id PRIMARY KEY, type, timestamp, is_read, json, contact_id, alert_id,
 ///   ping_id, version)`: `timestamp` is the `Date`'s own `Double` (seconds since 2001), so it
@@ -38,6 +38,15 @@ import NotificationFeature
 ///   ``changeLogLimit`` changes; a cursor older than those catches up with a snapshot.
 /// - `counts(unread)`: one row, kept by the triggers on `notifications`.
 /// - `settings(key PRIMARY KEY, value)`.
+/// - `change_records(sequence INTEGER PRIMARY KEY AUTOINCREMENT, scope, id, json)`, unique by
+///   `(scope, id)`: the records of the feature's ``ChangeLog`` of each scope (a server and
+///   account), in the order of `sequence`, which saving a record again keeps; `id` is its change
+///   id and `json` the record's JSON shape ("inbox 4", see `InboxDatabase+ChangeLog.swift`).
+/// - `unlisted_notifications(scope, id, json, timestamp, received, PRIMARY KEY (scope, id))`:
+///   the pushes the server has not listed and the local notices of each scope's log, each as
+///   its JSON shape, whose `timestamp` the column overrides (as in `notifications`), with when
+///   the device received it (a push; `NULL` for a notice), both the `Date`'s own `Double`
+///   ("inbox 4").
 package final class InboxDatabase: Sendable {
   /// The largest page served.
   package static let maximumPageSize = 1_000
@@ -143,7 +152,7 @@ package final class InboxDatabase: Sendable {
     }
   }
 
-  static let migrator: SQLiteMigrator = {
+  package static let migrator: SQLiteMigrator = {
     var migrator = SQLiteMigrator()
     migrator.register("inbox 1") { db in
       try db.execute(
@@ -219,6 +228,28 @@ package final class InboxDatabase: Sendable {
         CREATE INDEX applied_changes_by_cursor ON applied_changes (cursor);
         CREATE INDEX unread_by_date ON notifications (timestamp DESC, id) WHERE is_read = 0;
         CREATE INDEX unread_by_type ON notifications (type, timestamp DESC, id) WHERE is_read = 0;
+        """)
+    }
+    migrator.register("inbox 4") { db in
+      // The feature's change log, a row per record and per unlisted notification, so that
+      // processes sharing the inbox write what they changed and lose nothing of each other's.
+      try db.execute(
+        """
+        CREATE TABLE change_records (
+          sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+          scope TEXT NOT NULL,
+          id TEXT NOT NULL,
+          json BLOB NOT NULL,
+          UNIQUE (scope, id)
+        );
+        CREATE TABLE unlisted_notifications (
+          scope TEXT NOT NULL,
+          id TEXT NOT NULL,
+          json BLOB NOT NULL,
+          timestamp REAL NOT NULL,
+          received REAL,
+          PRIMARY KEY (scope, id)
+        ) WITHOUT ROWID;
         """)
     }
     return migrator
@@ -813,7 +844,7 @@ package final class InboxDatabase: Sendable {
 
   // MARK: Errors
 
-  private func reading<Result: Sendable>(
+  func reading<Result: Sendable>(
     _ body: (SQLiteConnection) throws -> Result
   ) throws(InboxError) -> Result {
     do {
@@ -824,7 +855,7 @@ package final class InboxDatabase: Sendable {
   }
 
   /// A write transaction; a `UserFacingError` the body throws (not found) passes through.
-  private func writing<Result: Sendable>(
+  func writing<Result: Sendable>(
     _ body: (SQLiteConnection) throws -> Result
   ) throws -> Result {
     do {

@@ -37,12 +37,34 @@ package struct SQLiteMigrator: Sendable {
   /// - Returns: The names of the migrations applied now.
   @discardableResult
   package func migrate(_ queue: SQLiteQueue) throws -> [String] {
+    try migrate(queue, first: migrations.count)
+  }
+
+  /// Applies the migrations the database has not recorded yet, in order, up to and including
+  /// the one named `last`: the schema an earlier version left, for a test of the migrations
+  /// after it.
+  ///
+  /// ```swift
+  /// try InboxDatabase.migrator.migrate(queue, upTo: "inbox 3")
+  /// ```
+  ///
+  /// - Returns: The names of the migrations applied now.
+  @discardableResult
+  package func migrate(_ queue: SQLiteQueue, upTo last: String) throws -> [String] {
+    guard let index = names.firstIndex(of: last) else {
+      throw SQLiteError(extendedCode: 21, message: "no migration is named \"\(last)\"")
+    }
+    return try migrate(queue, first: index + 1)
+  }
+
+  /// Applies the first `count` migrations the database has not recorded yet.
+  private func migrate(_ queue: SQLiteQueue, first count: Int) throws -> [String] {
     try queue.write { db in
       try db.execute(
         "CREATE TABLE IF NOT EXISTS loom_migrations (name TEXT PRIMARY KEY NOT NULL) STRICT")
     }
     var applied: [String] = []
-    for (index, migration) in migrations.enumerated() {
+    for (index, migration) in migrations.prefix(count).enumerated() {
       let ran = try queue.write { db -> Bool in
         // Checked inside the write transaction: another process may be migrating too.
         let done = Set(try Self.appliedMigrations(in: db))

@@ -1,5 +1,6 @@
 import Foundation
 import Loom
+import NotificationClients
 import NotificationFeature
 import Testing
 
@@ -24,6 +25,17 @@ struct ChangeLogWritesTests {
   @Test(arguments: seeds)
   func aStoreHoldingTheOldLogHoldsTheNewOneAfterItsWrites(seed: UInt64) async throws {
     try await Self.walk(seed: seed, steps: 150, on: .inMemory())
+  }
+
+  /// The same walks on the local inbox's SQLite store, fewer of them: each write is a commit
+  /// synced to disk.
+  @Test(arguments: 1...5)
+  func theInboxsStoreHoldsTheNewLogAfterItsWrites(seed: UInt64) async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("loom-writes-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let inbox = LocalInbox(url: folder.appendingPathComponent("inbox.sqlite"))
+    try await Self.walk(seed: seed, steps: 150, on: inbox.changeLogStore(scope: "walk"))
   }
 
   static func walk(seed: UInt64, steps: Int, on store: ChangeLogStore) async throws {

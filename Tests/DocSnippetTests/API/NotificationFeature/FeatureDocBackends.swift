@@ -104,4 +104,17 @@ struct BackendDocSnippets {
     #expect(inbox.url.path.hasSuffix("loom-notifications/inbox.sqlite"))
     #expect(store.state.notifications.isEmpty)
   }
+
+  @MainActor
+  @Test func theLocalInboxKeepsTheChangeLog() {
+    // snippet: local-inbox-change-log
+    let inbox = LocalInbox(url: LocalInbox.defaultURL())
+    let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+      withDependencies: {
+        $0.notificationClient = inbox.notificationClient
+        $0.changeLogStore = inbox.changeLogStore(scope: "local")
+      }
+    // snippet: end
+    #expect(store.state.notifications.isEmpty)
+  }
 }
