@@ -25,6 +25,14 @@ import Testing
 /// CI runs fixed seeds. More, random ones: `LOOM_MODEL_SEEDS=500 swift test --filter
 /// LifetimeModelTests`. A failure names its seed and the steps before it; replay one seed, with
 /// every step printed: `LOOM_MODEL_TRACE=<seed> swift test --filter LifetimeModelTests`.
+///
+/// A seed replays identically: everything runs on the main actor and time passes only on the
+/// test clock (see ``Lifetime``). `LOOM_MODEL_DIGEST=1` prints a digest of each seed's run (its
+/// steps, what the person saw after each, and every action the stores processed); two runs of
+/// a seed print the same digest. (That needs `NotificationClient`'s and `SettingsClient`'s
+/// endpoints to run on their caller's executor, `nonisolated(nonsending)`: while they are plain
+/// `async` closures, each call leaves the main actor and comes back when the machine lets it,
+/// and the same seed can take another path.)
 @MainActor
 struct LifetimeModelTests {
   /// Whether a push the backend has not listed yet is still listed after a relaunch: the
@@ -65,8 +73,10 @@ struct LifetimeModelTests {
 
   @Test(arguments: seeds)
   func aLifetimeOfInterleavedActionsKeepsTheModelsInvariantsAndConverges(seed: UInt64) async {
-    let tracing = ProcessInfo.processInfo.environment["LOOM_MODEL_TRACE"] == "\(seed)"
-    let life = Lifetime(seed: seed, tracing: tracing)
+    let environment = ProcessInfo.processInfo.environment
+    let tracing = environment["LOOM_MODEL_TRACE"] == "\(seed)"
+    let life = Lifetime(
+      seed: seed, tracing: tracing, digesting: environment["LOOM_MODEL_DIGEST"] == "1")
     await life.live(steps: 150)
   }
 }

@@ -34,7 +34,7 @@ extension Lifetime {
       store.send(.loadMoreRequested)
     case 69..<72:
       record("the live stream drops")
-      backend.dropUpdates(with: .network)
+      network.dropStreams(with: .network)
     case 72..<74: await relaunch()
     case 74..<77:
       let filter = [NotificationFilter.all, .type(.ping), .type(.alert), .type(.system)]
@@ -193,10 +193,7 @@ extension Lifetime {
     record("another device marks \(id) \(isRead ? "read" : "unread")")
     // Whichever of this and the person's change the backend applies last wins.
     model.forgetClaims(about: [id])
-    let client = backend.client
-    await withFaultsOff {
-      if isRead { try? await client.markAsRead(id) } else { try? await client.markAsUnread(id) }
-    }
+    await otherDeviceApplies(isRead ? .markAsRead(id) : .markAsUnread(id))
   }
 
   func otherDeviceDeletes() async {
@@ -205,21 +202,15 @@ extension Lifetime {
     model.forgetClaims(about: [id])
     model.pushes[id] = nil
     model.backendDeletionsNotSeen.insert(id)
-    let client = backend.client
-    await withFaultsOff { try? await client.delete(id) }
+    await otherDeviceApplies(.delete(id))
   }
 
-  /// Runs a call of another device's with the faults off (the faults are the feature's
-  /// network's), then puts them back.
-  func withFaultsOff(_ body: @Sendable () async -> Void) async {
-    let saved = LockedState(InMemoryNotificationBackend.Faults())
-    backend.updateFaults { faults in
-      saved.withLock { $0 = faults }
-      faults = .init()
-    }
-    await body()
-    let restored = saved.withLock { $0 }
-    backend.updateFaults { $0 = restored }
+  /// Makes a change of another device's on the backend, with the faults off (the faults are the
+  /// feature's network's), on the main actor.
+  func otherDeviceApplies(_ intent: ChangeIntent) async {
+    let backend = backend.client
+    // A random id: the feature's come from a counter, and the backend applies an id once.
+    await network.withoutFaults { _ = try? await backend.apply(ChangeRequest(id: UUID(), intent)) }
   }
 
   // MARK: The device
@@ -261,6 +252,7 @@ extension Lifetime {
     // A change still on its way may or may not have reached the backend.
     model.forgetClaims(about: network.idsInFlight)
     store.cancelAll()
+    network.forgetCallsInFlight()
     await settle()
     if !LifetimeModelTests.pushesSurviveRelaunch {
       let listed = Set(backend.notifications.map(\.id))

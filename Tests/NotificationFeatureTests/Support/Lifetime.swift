@@ -5,8 +5,14 @@ import NotificationFeature
 import Testing
 
 /// One app lifetime for ``LifetimeModelTests``: a store (rebuilt at each relaunch) on an
-/// in-memory backend behind a ``LifetimeNetwork``, a settings client shared by every launch, the
-/// reference model, and the trace of what happened.
+/// in-memory backend behind a ``LifetimeNetwork``, settings shared by every launch
+/// (``LifetimeSettings``), the reference model, and the trace of what happened.
+///
+/// Everything runs on the main actor: the store's effects, the backend's calls, the settings'
+/// reads and writes, and the test's own steps. Time passes only on the test clock. So a seed
+/// replays identically: ``settle()`` decides that nothing more can happen without the clock by
+/// a fixed number of yields and the state of the main actor, never by the time, and the digest
+/// (``LifetimeDigest``) of two runs of a seed is the same.
 @MainActor
 final class Lifetime {
   typealias Feature = NotificationsFeature
@@ -23,13 +29,12 @@ final class Lifetime {
   let backend: InMemoryNotificationBackend
   let network: LifetimeNetwork
   /// One settings store for every launch, as the device keeps it.
-  let settings: SettingsClient
+  let settings = LifetimeSettings()
   var store: Store<Feature.State, Feature.Action>
   var model = LifetimeReferenceModel()
-  /// The errors the feature reported (`delegate(.errorOccurred)`), over every launch.
-  let reportedErrors: LockedState<Int>
-  /// The last actions the store processed, for the trace.
-  let actions: LockedState<[String]>
+  /// What the stores processed, over every launch: the errors the feature reported, the last
+  /// actions, and the digest.
+  let log: LifetimeLog
   var trace: [String] = []
   var step = 0
   var failed = false
@@ -42,18 +47,14 @@ final class Lifetime {
   /// have started yet.
   var touchedSinceSettle: Set<String> = []
 
-  init(seed: UInt64, tracing: Bool) {
+  init(seed: UInt64, tracing: Bool, digesting: Bool = false) {
     self.seed = seed
     self.tracing = tracing
     self.random = SeededRandomNumberGenerator(seed: seed)
     let clock = TestClock()
-    let settings = SettingsClient.inMemory()
-    let reportedErrors = LockedState(0)
-    let actions = LockedState<[String]>([])
+    let log = LifetimeLog(digesting: digesting, tracing: tracing)
     self.clock = clock
-    self.settings = settings
-    self.reportedErrors = reportedErrors
-    self.actions = actions
+    self.log = log
     let types = NotificationType.knownCases
     let start = Self.start
     var seedFeed: [NotificationData] = []
@@ -71,30 +72,25 @@ final class Lifetime {
     self.backend = backend
     self.network = network
     store = Self.makeStore(
-      network: network, settings: settings, clock: clock, start: start, seed: seed,
-      uuids: uuids, reportedErrors: reportedErrors, actions: actions)
+      network: network, settings: settings.client, clock: clock, start: start, seed: seed,
+      uuids: uuids, log: log)
   }
 
   /// A store as a launch makes it: empty, with the shared settings and backend.
   func makeStore() -> Store<Feature.State, Feature.Action> {
     Self.makeStore(
-      network: network, settings: settings, clock: clock, start: start, seed: seed,
-      uuids: uuids, reportedErrors: reportedErrors, actions: actions)
+      network: network, settings: settings.client, clock: clock, start: start, seed: seed,
+      uuids: uuids, log: log)
   }
 
   static func makeStore(
     network: LifetimeNetwork, settings: SettingsClient, clock: TestClock, start: Date,
-    seed: UInt64, uuids: UUIDGenerator, reportedErrors: LockedState<Int>, actions: LockedState<[String]>
+    seed: UInt64, uuids: UUIDGenerator, log: LifetimeLog
   ) -> Store<Feature.State, Feature.Action> {
     Store(initialState: Feature.State()) {
       Feature()
       Reduce { _, action in
-        let line = "\(action)"
-        actions.withLock {
-          $0.append(String(line.prefix(160)))
-          if $0.count > 40 { $0.removeFirst($0.count - 40) }
-        }
-        if case .delegate(.errorOccurred) = action { reportedErrors.withLock { $0 += 1 } }
+        log.processed(action)
         return .none
       }
     } withDependencies: {
@@ -132,29 +128,53 @@ final class Lifetime {
     }
     if !failed { await converge() }
     store.cancelAll()
+    if log.digesting {
+      let digest = log.digest(adding: "end: \(Self.summary(of: store.state))")
+      print("DIGEST seed \(seed): \(digest.hex) (\(step) steps, \(digest.count) entries)")
+    }
   }
 
+  /// Yields in each round of ``settle()``.
+  static let yieldsPerRound = 10
+  /// Rounds in a row with nothing changed that make ``settle()`` return.
+  static let quietRoundsToSettle = 3
+  /// Rounds after which ``settle()`` gives up: effects that keep changing the state without
+  /// the clock loop.
+  static let maximumSettleRounds = 4_000
+
   /// Lets every effect that can run without the clock run: yields on the main actor until a
-  /// few rounds pass with no change to the state and no call inside the backend.
+  /// few rounds of ``yieldsPerRound`` yields pass with no change to the state, no call inside
+  /// the backend and no live stream's reader taking a change; then sends the live streams the
+  /// backend's next change, one at a time, the same way, until none is left.
+  ///
+  /// Every effect, backend call and settings write runs on the main actor, in the order its jobs
+  /// were enqueued. A task resumed from a continuation reaches the main actor through the global
+  /// executor, when the machine lets it: here only the tasks the test clock wakes, which
+  /// `TestClock.advance` waits for one at a time, and the readers of live streams, which are
+  /// sent a change only from here, once nothing else can run, and waited for by their own
+  /// signal (``LifetimeNetwork/isBusy``). So the same seed takes the same path on every run:
+  /// nothing here reads the time or waits on another thread.
   func settle() async {
     var quietRounds = 0
     var last = store.state
-    for _ in 0..<4_000 {
-      for _ in 0..<10 { await Task.yield() }
+    for _ in 0..<Self.maximumSettleRounds {
+      for _ in 0..<Self.yieldsPerRound { await Task.yield() }
       let state = store.state
-      if network.callsInBackend == 0, state == last {
-        quietRounds += 1
-        if quietRounds >= 3 {
-          touchedSinceSettle = []
-          return
-        }
-      } else {
+      guard network.callsInBackend == 0, !network.isBusy, state == last else {
         quietRounds = 0
         last = state
-        // A call inside the backend, or a settings write, runs off the main actor.
-        try? await Task.sleep(for: .microseconds(50))
+        continue
       }
+      quietRounds += 1
+      guard quietRounds >= Self.quietRoundsToSettle else { continue }
+      if await network.deliverNextEvent() {
+        quietRounds = 0
+        continue
+      }
+      touchedSinceSettle = []
+      return
     }
+    fail(["effects kept changing the state for \(Self.maximumSettleRounds) rounds without the clock"])
   }
 
   func letTimePass(_ duration: Duration) async {
@@ -165,6 +185,9 @@ final class Lifetime {
 
   func record(_ line: String) {
     trace.append("step \(step): \(line)")
+    if log.digesting {
+      _ = log.digest(adding: "step \(step): \(line) | \(Self.summary(of: store.state))")
+    }
     if tracing {
       let state = store.state
       print(
@@ -173,12 +196,19 @@ final class Lifetime {
     }
   }
 
+  /// What the person sees, for the digest: the list (ids and read state, in order), the count,
+  /// the connection and the error.
+  static func summary(of state: Feature.State) -> String {
+    "\(describe(state.notifications.elements)) | unread \(state.unreadCount), "
+      + "\(state.connection), error \(String(describing: state.error))"
+  }
+
   /// Fails the test once, naming the seed, the step and the steps before it.
   func fail(_ problems: [String]) {
     guard !failed else { return }
     failed = true
     let lastSteps = trace.suffix(25).joined(separator: "\n  ")
-    let lastActions = actions.withLock { $0.suffix(25) }.joined(separator: "\n  ")
+    let lastActions = log.recentActions.suffix(25).joined(separator: "\n  ")
     Issue.record(
       """
       Lifetime seed \(seed), step \(step): \(problems.joined(separator: "; "))
@@ -192,7 +222,7 @@ final class Lifetime {
 
   /// Checks the list against the model.
   func check() {
-    model.errors = reportedErrors.withLock { $0 }
+    model.errors = log.reportedErrors
     let problems = model.problems(with: store.state.notifications)
     if !problems.isEmpty { fail(problems) }
   }
