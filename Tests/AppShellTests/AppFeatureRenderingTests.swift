@@ -54,8 +54,8 @@ struct AppFeatureRenderingTests {
     await store.receive(.notifications(.delegate(.presentBanner(Self.first, Self.announced)))) {
       $0.banners = [AppFeature.Banner(notification: Self.first, options: Self.announced)]
     }
-    await store.receive(.notifications(.delegate(.unreadCountChanged(2)))) { $0.unreadCount = 2 }
     await store.receive(.notifications(.pushesSaved)) { $0.notifications.pushesBeingSaved = nil }
+    await store.receive(.notifications(.delegate(.unreadCountChanged(2)))) { $0.unreadCount = 2 }
   }
 
   @Test func theNewestErrorIsShownUntilDismissed() async {
@@ -79,10 +79,10 @@ struct AppFeatureRenderingTests {
       $0.notifications.sync.pendingChanges[AppFeatureTests.changeID] =
         .setRead(id: "n1", isRead: true, previous: false)
     }
-    await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
     await store.receive(.notifications(.sync(.changeFailed(AppFeatureTests.changeID, .notFound)))) {
       $0.notifications.sync.pendingChanges = [:]
     }
+    await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
     let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
     await store.receive(.notifications(.sync(.delegate(.rollBack(change, error: .notFound))))) {
       $0.notifications.notifications[id: "n1"]?.isRead = false

@@ -50,15 +50,15 @@ struct AppFeatureTests {
         .setRead(id: "n1", isRead: true, previous: false)
       $0.notifications.lastTap = .navigated(id: "n1")
     }
+    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID, at: nil)))) {
+      $0.notifications.sync.pendingChanges = [:]
+    }
     await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))) {
       $0.selectedTab = .contacts
       $0.selectedContactID = "c1"
       $0.selectedPingID = "p1"
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
-    await store.receive(.notifications(.sync(.changeSucceeded(Self.changeID, at: nil)))) {
-      $0.notifications.sync.pendingChanges = [:]
-    }
     #expect(store.state.badgeText == "")
   }
 

@@ -102,10 +102,10 @@ let feed = [
     $0.notifications[id: "n1"]?.isRead = true
     $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
   }
-  await store.receive(.delegate(.unreadCountChanged(1)))
   await store.receive(.sync(.changeFailed(UUID(0), .notFound))) {
     $0.sync.pendingChanges = [:]
   }
+  await store.receive(.delegate(.unreadCountChanged(1)))
   let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
   await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
     $0.notifications[id: "n1"]?.isRead = false
@@ -135,8 +135,8 @@ let feed = [
     $0.unlistedPushIDs = ["p1"]
     $0.pushesBeingSaved = NotificationsFeature.SavedPushes(pushes: [pushed])
   }
-  await store.receive(.delegate(.unreadCountChanged(1)))
   await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+  await store.receive(.delegate(.unreadCountChanged(1)))
   // The backend's feed lists it: one item, no longer saved as a push.
   await store.send(.liveEvent(NotificationEvent(.inserted(pushed), cursor: 1))) {
     $0.newestCursor = 1

@@ -4,9 +4,10 @@ import NotificationClients
 import NotificationFeature
 import Testing
 
-/// Where client work runs, seen from a caller on the main actor: the work that blocks (the
-/// SQLite inbox's database work, the offline cache's copies, the settings file) never runs on
-/// the caller's executor, however the endpoints are called.
+/// Every client endpoint runs on its caller's executor: called from the main actor, a client
+/// that answers from memory answers in the caller's own turn, without a hop to the global
+/// executor and back. The clients whose work blocks (the SQLite inbox, the settings file) move
+/// it off the caller.
 ///
 /// Each check starts the call in a task that runs at once on the main actor and asks whether
 /// the call had finished when that task first gave the main actor up. It had exactly when
@@ -21,6 +22,82 @@ struct CallerExecutorTests {
       id: "n\(index)", type: .ping, title: "T", message: "M",
       timestamp: Date(timeIntervalSince1970: 1_700_000_000 - Double(index)),
       target: .ping(pingID: "p\(index)", contactID: "c"))
+  }
+
+  @Test func theInMemoryBackendAnswersOnTheCallersExecutor() async {
+    let client = InMemoryNotificationBackend(seed: Self.feed).client
+    await expectOnCaller("fetchPage") { _ = try await client.fetchPage(PageRequest(limit: 2)) }
+    await expectOnCaller("updates") { _ = try await client.updates(nil) }
+    await expectOnCaller("changesSince") { _ = try await client.changesSince(ChangeCursor(0)) }
+    await expectOnCaller("apply") {
+      _ = try await client.apply(ChangeRequest(id: UUID(), .markAsRead("n0")))
+    }
+    await expectOnCaller("fetchNotification") { _ = try await client.fetchNotification("n1") }
+    await expectOnCaller("fetchUnread") { _ = try await client.fetchUnread(.contact("c")) }
+    await expectOnCaller("cachedPage") { _ = try await client.cachedPage(PageRequest(limit: 2)) }
+    await expectOnCaller("markAsUnread") { try await client.markAsUnread("n0") }
+    await expectOnCaller("markAsRead") { try await client.markAsRead("n0") }
+    await expectOnCaller("markAllAsRead") { try await client.markAllAsRead(["n1"]) }
+    await expectOnCaller("delete") { try await client.delete("n2") }
+    await expectOnCaller("deleteAllUpTo") {
+      try await client.deleteAllUpTo(FeedPosition(Self.feed[1]))
+    }
+    await expectOnCaller("deleteAll") { try await client.deleteAll() }
+  }
+
+  @Test func endpointsMadeFromOthersRunOnTheCallersExecutor() async {
+    let backend = InMemoryNotificationBackend(seed: Self.feed).client
+    // One closure per intent: `apply` calls them.
+    let perIntent = NotificationClient(
+      fetchPage: { try await backend.fetchPage($0) },
+      updates: { try await backend.updates($0) },
+      changesSince: { try await backend.changesSince($0) },
+      markAsRead: { try await backend.markAsRead($0) },
+      markAsUnread: { try await backend.markAsUnread($0) },
+      markAllAsRead: { try await backend.markAllAsRead($0) },
+      delete: { try await backend.delete($0) },
+      deleteAll: { try await backend.deleteAll() })
+    await expectOnCaller("apply of a client made per intent") {
+      _ = try await perIntent.apply(ChangeRequest(id: UUID(), .markAsRead("n0")))
+    }
+    // Without `fetchUnread`, it pages through `fetchPage`.
+    await expectOnCaller("fetchUnread by paging") {
+      _ = try await perIntent.fetchUnread(.contact("c"))
+    }
+    // A test that overrides one intent: `apply` routes it there.
+    var overridden = backend
+    overridden.markAsUnread = { _ in }
+    await expectOnCaller("apply routed to an overridden intent") {
+      _ = try await overridden.apply(ChangeRequest(id: UUID(), .markAsUnread("n0")))
+    }
+    await expectOnCaller("apply routed past an overridden intent") {
+      _ = try await overridden.apply(ChangeRequest(id: UUID(), .markAsRead("n1")))
+    }
+  }
+
+  @Test func settingsInMemoryLoadAndSaveOnTheCallersExecutor() async {
+    let settings = SettingsClient.inMemory()
+    await expectOnCaller("save") { try await settings.save([NotificationType.ping], forKey: "muted") }
+    await expectOnCaller("load") {
+      _ = try await settings.load([NotificationType].self, forKey: "muted")
+    }
+    await expectOnCaller("loadMuted") {
+      _ = await NotificationPreferencesFeature.loadMuted(from: settings)
+    }
+  }
+
+  @Test func pushAndAuthClientsRunOnTheCallersExecutor() async {
+    let push = PushClient(
+      authorizationStatus: { .authorized }, requestAuthorization: { .authorized }, register: {},
+      deviceTokens: { AsyncStream { $0.finish() } }, responses: { AsyncStream { $0.finish() } },
+      uploadToken: { _ in }, removeToken: { _ in })
+    await expectOnCaller("authorizationStatus") { _ = await push.authorizationStatus() }
+    await expectOnCaller("requestAuthorization") { _ = try await push.requestAuthorization() }
+    await expectOnCaller("register") { await push.register() }
+    await expectOnCaller("uploadToken") { try await push.uploadToken("t") }
+    await expectOnCaller("removeToken") { try await push.removeToken("t") }
+    let auth = AuthClient { "u1" }
+    await expectOnCaller("currentUserID") { _ = await auth.currentUserID() }
   }
 
   @Test func theLocalInboxWorksOffTheCallersExecutor() async throws {
@@ -89,6 +166,16 @@ private func finishesWithoutLeaving(
     Issue.record(error, sourceLocation: sourceLocation)
   }
   return finishedAtOnce
+}
+
+/// Expects `call` to run on the caller's executor, the main actor here, from start to end.
+@MainActor
+private func expectOnCaller(
+  _ endpoint: Comment, _ call: @escaping @MainActor () async throws -> Void,
+  sourceLocation: Testing.SourceLocation = #_sourceLocation
+) async {
+  let stayed = await finishesWithoutLeaving(call, sourceLocation: sourceLocation)
+  #expect(stayed, "\(endpoint) left the main actor", sourceLocation: sourceLocation)
 }
 
 /// Expects `call` to leave the caller's executor (the main actor here) for its work.

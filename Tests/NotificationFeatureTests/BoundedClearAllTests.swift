@@ -29,13 +29,13 @@ struct BoundedClearAllTests {
       $0.deletedIDs = ["n1", "n2", "n3"]
       $0.sync.pendingChanges[changeID] = clear
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [entry]
       $0.sync.outboxRollbacks = [entry: clear]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [entry], rollbacks: [entry: clear])
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
 
     // Another device adds a notification while the clear-all waits: the person did not clear

@@ -27,16 +27,16 @@ struct HighlightsAndNoticesTests {
       $0.notifications[id: notice.id]?.isRead = false
       $0.pushesBeingSaved = NotificationsFeature.SavedPushes(notices: [notice])
     }
-    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(3)))
     // Deleting it forgets it.
     await store.send(.delete(notice.id)) {
       $0.notifications.remove(id: notice.id)
       $0.localNoticeIDs = []
       $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(2)))
   }
 
   /// A list that holds the whole feed: opening an entity fetches nothing.
@@ -61,8 +61,8 @@ struct HighlightsAndNoticesTests {
       $0.notifications[id: "n5"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     #expect(store.state.highlightedEntities == [.alert("a1")])
   }
 
@@ -79,11 +79,11 @@ struct HighlightsAndNoticesTests {
       $0.notifications[id: "n5"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n5"])
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     // Only the two it marked read become unread again; n6 was read before and stays read.
     await store.receive(.sync(.changeFailed(changeID, .unauthorized))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     let undone = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n5"])
     await store.receive(.sync(.delegate(.rollBack(undone, error: .unauthorized)))) {
       $0.notifications[id: "n1"]?.isRead = false

@@ -237,8 +237,8 @@ struct LifecycleTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     // Already read: nothing changes, so nothing is sent.
     await store.send(.markAsRead("n1"))
     // The list changes but the count does not.
@@ -251,7 +251,7 @@ struct LifecycleTests {
       $0.notifications[id: "n1"]?.isRead = false
       $0.sync.pendingChanges[secondID] = .setRead(id: "n1", isRead: false, previous: true)
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.changeSucceeded(secondID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(2)))
   }
 }

@@ -42,12 +42,12 @@ struct OpenTargetTests {
       $0.targetFetchesInFlight = 1
       $0.targetFetchesStarted = 1
     }
-    await store.receive(.delegate(.unreadCountChanged(4)))
     // Confirmed while the fetch is in flight: applied to its answer.
     await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.markAllAsRead(["n1"])]
     }
+    await store.receive(.delegate(.unreadCountChanged(4)))
     letAnswer.yield()
     await store.receive(
       .targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0], Self.x1, Self.x2], fetch: 1)
@@ -64,8 +64,8 @@ struct OpenTargetTests {
       $0.unreadNotLoaded = 1
       $0.sync.pendingChanges[UUID(1)] = .markAll(ids: ["x1", "x2"])
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(2)))
     // n1 is not sent twice.
     #expect(marked.withLock { $0 } == [["n1"], ["x1", "x2"]])
   }
@@ -86,22 +86,22 @@ struct OpenTargetTests {
       $0.targetFetchesInFlight = 1
       $0.targetFetchesStarted = 1
     }
-    await store.receive(.delegate(.unreadCountChanged(4)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.markAllAsRead(["n1"])]
     }
+    await store.receive(.delegate(.unreadCountChanged(4)))
     // The person marks n1 unread again before the backend answers.
     await store.send(.markAsUnread("n1")) {
       $0.notifications[id: "n1"]?.isRead = false
       $0.markedUnreadWhileOpening = ["n1": 1]
       $0.sync.pendingChanges[UUID(1)] = .setRead(id: "n1", isRead: false, previous: true)
     }
-    await store.receive(.delegate(.unreadCountChanged(5)))
     await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading.append(.markAsUnread("n1"))
     }
+    await store.receive(.delegate(.unreadCountChanged(5)))
     letAnswer.yield()
     await store.receive(.targetUnreadLoaded(.contact("c1"), [Fixtures.feed[0]], fetch: 1)) {
       $0.targetFetchesInFlight = 0
@@ -119,8 +119,8 @@ struct OpenTargetTests {
       $0.notifications[id: "n2"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n2"])
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func beforeTheFirstPageEveryUnreadNotificationAboutItIsFetched() async {
@@ -157,11 +157,11 @@ struct OpenTargetTests {
       $0.targetFetchesInFlight = 1
       $0.targetFetchesStarted = 1
     }
-    await store.receive(.delegate(.unreadCountChanged(4)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.markAllAsRead(["n2"])]
     }
+    await store.receive(.delegate(.unreadCountChanged(4)))
     letAnswer.yield()
     await store.receive(.targetUnreadFailed(.alert("a1"), .server(status: 500))) {
       $0.targetFetchesInFlight = 0
@@ -202,11 +202,11 @@ struct OpenTargetTests {
         return read
       }, unreadNotLoaded: 2)
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.deleteAll(upTo: bound)]
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     letAnswer.yield()
     await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1, Self.x2], fetch: 1)) {
       $0.targetFetchesInFlight = 0
@@ -256,11 +256,11 @@ struct OpenTargetTests {
       $0.unreadNotLoaded = 1
       $0.sync.pendingChanges[UUID(1)] = .markAll(ids: ["x1"])
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(UUID(1), at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading.append(.markAllAsRead(["x1"]))
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     letAnswer.yield()
     await store.receive(.targetUnreadLoaded(.alert("a9"), [], fetch: 1)) {
       $0.targetFetchesInFlight = 0

@@ -14,8 +14,8 @@ struct OptimisticChangeTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func aLiveUpdateWhileAChangeIsPendingDoesNotUndoIt() async {
@@ -44,10 +44,10 @@ struct OptimisticChangeTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .notFound))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.notifications[id: "n1"]?.isRead = false
@@ -66,10 +66,10 @@ struct OptimisticChangeTests {
       $0.notifications[id: "n3"]?.isRead = false
       $0.sync.pendingChanges[changeID] = .setRead(id: "n3", isRead: false, previous: true)
     }
-    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receive(.sync(.changeFailed(changeID, .notFound))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(3)))
     let undone = NotificationsFeature.PendingChange.setRead(id: "n3", isRead: false, previous: true)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.notifications[id: "n3"]?.isRead = true
@@ -86,10 +86,10 @@ struct OptimisticChangeTests {
       $0.notifications[id: "n2"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["n1", "n2"])
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeFailed(changeID, .unauthorized))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     let undone = NotificationsFeature.PendingChange.markAll(ids: ["n1", "n2"])
     await store.receive(.sync(.delegate(.rollBack(undone, error: .unauthorized)))) {
       $0.notifications[id: "n1"]?.isRead = false
@@ -149,12 +149,12 @@ struct OptimisticChangeTests {
       $0.sync.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
       $0.deletedIDs = ["n2"]
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     // Confirmed while the page loads: kept until it is listed.
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.confirmedWhileLoading = [.delete("n2")]
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     // The page was made before the deletion reached the backend.
     page.resume(returning: NotificationPage(items: Fixtures.feed))
     await store.receive(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
@@ -176,10 +176,10 @@ struct OptimisticChangeTests {
       $0.sync.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
       $0.deletedIDs = ["n2"]
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .server(status: 400)))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     let undone = NotificationsFeature.PendingChange.delete(Fixtures.feed[1], index: 1)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
       $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
@@ -203,10 +203,10 @@ struct OptimisticChangeTests {
       $0.sync.pendingChanges[changeID] = .delete(removed, index: 1)
       $0.deletedIDs = ["n2"]
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .server(status: 400)))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     let undone = NotificationsFeature.PendingChange.delete(removed, index: 1)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
       // Not deleted after all: later pages list them again.
@@ -227,10 +227,10 @@ struct OptimisticChangeTests {
       $0.sync.pendingChanges[changeID] = .clearAll(Fixtures.feed)
       $0.deletedIDs = ["n1", "n2", "n3"]
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeFailed(changeID, .server(status: 400)))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     let undone = NotificationsFeature.PendingChange.clearAll(Fixtures.feed)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
       // Not deleted after all: later pages list them again.
@@ -269,8 +269,8 @@ struct OptimisticChangeTests {
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [.markAsUnread("n1")], rollbacks: [.markAsUnread("n1"): unread])
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(2)))
     gate.continuation.yield()
     await store.receive(.sync(.changeFailed(changeID, .notFound))) {
       $0.sync.pendingChanges[changeID] = nil
@@ -281,8 +281,8 @@ struct OptimisticChangeTests {
     await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.error = .notFound
     }
-    await store.receive(.delegate(.errorOccurred(.notFound)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.errorOccurred(.notFound)))
     unreadArrives.resume()
     await store.receive(.sync(.changeSucceeded(secondID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
@@ -321,8 +321,8 @@ struct OptimisticChangeTests {
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [.markAsUnread("n1")], rollbacks: [.markAsUnread("n1"): unread])
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[thirdID] = read
@@ -331,8 +331,8 @@ struct OptimisticChangeTests {
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     // The first read fails: n1 stays as the third change left it, and the second is sent.
     failRead.resume()
     await store.receive(.sync(.changeFailed(changeID, .notFound))) {
@@ -344,8 +344,8 @@ struct OptimisticChangeTests {
     await store.receive(.sync(.delegate(.rollBack(read, error: .notFound)))) {
       $0.error = .notFound
     }
-    await store.receive(.delegate(.errorOccurred(.notFound)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.errorOccurred(.notFound)))
     confirmUnread.resume()
     // Then the third.
     await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
@@ -388,8 +388,8 @@ struct OptimisticChangeTests {
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [.markAsUnread("n1")], rollbacks: [.markAsUnread("n1"): unread])
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.markAsRead("n1")) {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[thirdID] = read
@@ -397,8 +397,8 @@ struct OptimisticChangeTests {
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     // Only n2 goes back to unread: n1 has newer changes waiting.
     failMarkAll.resume()
     await store.receive(.sync(.changeFailed(changeID, .unauthorized))) {
@@ -412,9 +412,9 @@ struct OptimisticChangeTests {
       $0.notifications[id: "n2"]?.isRead = false
       $0.error = .unauthorized
     }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.delegate(.errorOccurred(.unauthorized)))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     confirmUnread.resume()
     await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
       $0.sync.pendingChanges[secondID] = nil

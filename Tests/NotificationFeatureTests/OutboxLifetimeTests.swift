@@ -58,8 +58,8 @@ struct OutboxLifetimeTests {
       $0.sync.waiting[secondID] = .markAsUnread("n1")
       $0.sync.outboxBeingSaved = waiting
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.unreadCountChanged(2)))
     // Killed here, the read still in flight: the next launch restores and sends the unread.
     #expect(await saved(settings) == waiting)
     await store.skipInFlightEffects()
@@ -127,7 +127,6 @@ struct OutboxLifetimeTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = read
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [entry]
@@ -135,6 +134,7 @@ struct OutboxLifetimeTests {
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [entry], rollbacks: [entry: read])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = entry
@@ -162,9 +162,9 @@ struct OutboxLifetimeTests {
       $0.notifications[id: "n1"]?.isRead = false
       $0.error = .outboxGaveUp
     }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.delegate(.errorOccurred(.outboxGaveUp)))
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
     #expect(calls.withLock { $0 } == 1 + maximum)
   }
@@ -188,13 +188,13 @@ struct OutboxLifetimeTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = read
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [entry]
       $0.sync.outboxRollbacks = [entry: read]
       $0.sync.outboxBeingSaved = queued
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     #expect(await saved(settings) == queued)
     await clock.advance(by: .seconds(1))
@@ -236,9 +236,9 @@ struct OutboxLifetimeTests {
       $0.notifications[id: "n1"]?.isRead = false
       $0.error = .server(status: 400)
     }
+    await relaunched.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await relaunched.receive(.delegate(.errorOccurred(.server(status: 400))))
     await relaunched.receive(.delegate(.unreadCountChanged(2)))
-    await relaunched.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await relaunched.finish()
     #expect(await saved(settings) == NotificationsFeature.SavedOutbox(entries: []))
     await store.skipInFlightEffects()
@@ -262,24 +262,24 @@ struct OutboxLifetimeTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = read
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [entry]
       $0.sync.outboxRollbacks = [entry: read]
       $0.sync.outboxBeingSaved = first
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.markAsRead("n2")) {
       $0.notifications[id: "n2"]?.isRead = true
       $0.sync.pendingChanges[secondID] = readN2
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     // No second write starts while the first is in flight.
     await store.receive(.sync(.changeFailed(secondID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [entry, .markAsRead("n2")]
       $0.sync.outboxRollbacks = [entry: read, .markAsRead("n2"): readN2]
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     let none: [NotificationsFeature.SavedOutbox] = []
     #expect(settings.writes(of: NotificationsFeature.SavedOutbox.self, forKey: outboxKey) == none)
     firstWrite.resume()

@@ -23,7 +23,6 @@ struct OutboxTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [.markAsRead("n1")]
@@ -32,6 +31,7 @@ struct OutboxTests {
         entries: [.markAsRead("n1")],
         rollbacks: [.markAsRead("n1"): .setRead(id: "n1", isRead: true, previous: false)])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")
@@ -59,7 +59,6 @@ struct OutboxTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = change
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [.markAsRead("n1")]
@@ -67,6 +66,7 @@ struct OutboxTests {
       $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")
@@ -110,7 +110,6 @@ struct OutboxTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = change
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [.markAsRead("n1")]
@@ -118,6 +117,7 @@ struct OutboxTests {
       $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): change])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")
@@ -135,9 +135,9 @@ struct OutboxTests {
       $0.notifications[id: "n1"]?.isRead = false
       $0.error = .server(status: 400)
     }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.finish()
   }
 
@@ -161,7 +161,6 @@ struct OutboxTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = read
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [.markAsRead("n1")]
@@ -169,6 +168,7 @@ struct OutboxTests {
       $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     // Reads would now reach the backend, so a retry of the queued one would show in `calls`.
     failReads.withLock { $0 = false }
@@ -178,13 +178,13 @@ struct OutboxTests {
       $0.sync.outbox = []
       $0.sync.superseded = [secondID: [.markAsRead("n1")]]
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.superseded = [:]
       $0.sync.outboxRollbacks = [:]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [])
     }
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     // The retry scheduled for the replaced entry finds the outbox empty and sends nothing.
     await clock.advance(by: .seconds(1))
@@ -217,13 +217,13 @@ struct OutboxTests {
       $0.notifications[id: "n2"]?.isRead = true
       $0.sync.pendingChanges[changeID] = markAll
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [queued]
       $0.sync.outboxRollbacks = [queued: markAll]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [queued], rollbacks: [queued: markAll])
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     failMarkAll.withLock { $0 = false }
     await store.send(.markAsUnread("n1")) {
@@ -234,13 +234,13 @@ struct OutboxTests {
       $0.sync.outboxRollbacks[rest] = restRollback
       $0.sync.superseded = [secondID: [queued]]
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(secondID, at: nil))) {
       $0.sync.pendingChanges = [:]
       $0.sync.superseded = [:]
       $0.sync.outboxRollbacks = [rest: restRollback]
       $0.sync.outboxBeingSaved = SavedOutbox(entries: [rest], rollbacks: [rest: restRollback])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await clock.advance(by: .seconds(1))
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
@@ -302,8 +302,8 @@ struct OutboxTests {
       $0.notifications[id: "n4"]?.isRead = true
       $0.sync.pendingChanges[secondID] = .setRead(id: "n4", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeSucceeded(secondID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     // The clear-all is still owed to the backend, and sent.
     await clock.advance(by: .seconds(1))
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
@@ -336,7 +336,6 @@ struct OutboxTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = read
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeFailed(changeID, .network))) {
       $0.sync.pendingChanges = [:]
       $0.sync.outbox = [.markAsRead("n1")]
@@ -344,6 +343,7 @@ struct OutboxTests {
       $0.sync.outboxBeingSaved = SavedOutbox(
         entries: [.markAsRead("n1")], rollbacks: [.markAsRead("n1"): read])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     var readN1 = Fixtures.feed[0]
     readN1.isRead = true
@@ -369,8 +369,8 @@ struct OutboxTests {
       $0.notifications.insert(readN1, at: 0)
       $0.error = .server(status: 400)
     }
-    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
+    await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await clock.advance(by: .seconds(1))
     await store.receive(.sync(.retryOutbox(attempt: 0))) {
       $0.sync.outboxEntryInFlight = .markAsRead("n1")

@@ -86,8 +86,8 @@ struct PreferencesTests {
       $0.unlistedPushIDs = ["m1"]
       $0.pushesBeingSaved = saved(Fixtures.notification("m1"))
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func presentingThePreferencesLoadsThem() async {

@@ -48,8 +48,8 @@ struct PushLifetimeTests {
       $0.unlistedPushIDs = ["p1"]
       $0.pushesBeingSaved = saved(pushed)
     }
-    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(3)))
 
     // A refresh whose page does not hold it yet keeps it.
     await store.send(.refreshRequested) { $0.isLoading = true }
@@ -81,8 +81,8 @@ struct PushLifetimeTests {
       $0.notifications[id: "p1"]?.isRead = true
       $0.sync.pendingChanges[changeID] = .setRead(id: "p1", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(2)))
 
     // The same push again, as APNs or FCM may retry it, stamped now (newer than everything):
     // it stays read, where it was, with the feed's content.
@@ -142,8 +142,8 @@ struct PushLifetimeTests {
       $0.pushesBeingSaved = saved(pushed)
     }
     await store.receive(.delegate(.presentBanner(pushed, [.banner, .sound, .badge])))
-    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(3)))
     // Read here only: the backend's feed has not listed it (see `SavedPushesTests`).
     var read = pushed
     read.isRead = true
@@ -151,8 +151,8 @@ struct PushLifetimeTests {
       $0.notifications[id: "p1"]?.isRead = true
       $0.pushesBeingSaved = saved(read)
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(2)))
 
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
     await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
@@ -179,8 +179,8 @@ struct PushLifetimeTests {
       $0.sync.pendingChanges[changeID] = .delete(Fixtures.feed[1], index: 1)
       $0.deletedIDs = ["n2"]
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(1)))
 
     // In the foreground, and still no banner: the person deleted it.
     await store.send(.pushReceived(pushPayload("n2")))
@@ -223,8 +223,8 @@ struct PushLifetimeTests {
       $0.unlistedPushIDs = ["p1"]
       $0.pushesBeingSaved = saved(pushed)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.delete("p1")) {
       $0.notifications = []
       $0.unlistedPushIDs = []
@@ -232,8 +232,8 @@ struct PushLifetimeTests {
       $0.deletedPushIDs = ["p1"]
       $0.pushesBeingSaved = saved(deleted: ["p1"])
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.send(.pageLoaded(NotificationPage(items: Fixtures.feed), replacing: true)) {
       $0.hasLoadedOnce = true
       $0.notifications = NotificationFeed(uniqueElements: Fixtures.feed)
@@ -301,8 +301,8 @@ struct PushLifetimeTests {
       $0.unlistedPushIDs = ["p1"]
       $0.pushesBeingSaved = saved(pushed)
     }
-    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.send(.liveEvent(NotificationEvent(.snapshot([Fixtures.feed[0]]), cursor: 1))) {
       $0.newestCursor = 1
       $0.notifications = [Fixtures.feed[0], pushed]

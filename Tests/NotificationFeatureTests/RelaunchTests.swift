@@ -64,8 +64,8 @@ struct RelaunchTests {
       $0.unlistedPushIDs = ["m1"]
       $0.pushesBeingSaved = saved(Fixtures.notification("m1"))
     }
-    await relaunched.receive(.delegate(.unreadCountChanged(1)))
     await relaunched.receivePushesSaved()
+    await relaunched.receive(.delegate(.unreadCountChanged(1)))
     await relaunched.send(.onDisappear) { $0.connection = .offline }
     await appear.cancel()
   }

@@ -231,8 +231,8 @@ struct SavedPushesTests {
       $0.sync.pendingChanges[changeID] = .markAll(ids: ["p1"])
       $0.pushesBeingSaved = saved()
     }
-    await relaunched.receive(.delegate(.unreadCountChanged(1)))
     await relaunched.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await relaunched.receive(.delegate(.unreadCountChanged(1)))
     listedWrite.resume()
     await relaunched.receivePushesSaved()
     await end(relaunched, appear)
@@ -328,8 +328,8 @@ struct SavedPushesTests {
       $0.deletedPushIDs = ["p3"]
       $0.pushesBeingSaved = saved(readP1, deleted: ["p3"])
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(0)))
     markAnswer.resume()
     await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges[UUID(0)] = nil }
     deleteAnswer.resume()
@@ -360,22 +360,22 @@ struct SavedPushesTests {
       $0.notifications[id: "p1"]?.isRead = true
       $0.pushesBeingSaved = saved(read)
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.send(.markAsUnread("p1")) {
       $0.notifications[id: "p1"]?.isRead = false
       $0.pushesBeingSaved = saved(pushed)
     }
-    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.send(.notificationTapped("p1")) {
       $0.notifications[id: "p1"]?.isRead = true
       $0.lastTap = .navigated(id: "p1")
       $0.pushesBeingSaved = saved(read)
     }
     await store.receive(.delegate(.navigateToContact(contactID: "c9")))
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(2)))
     #expect(store.state.error == nil)
   }
 
@@ -388,8 +388,8 @@ struct SavedPushesTests {
       $0.deletedPushIDs = ["p1"]
       $0.pushesBeingSaved = saved(deleted: ["p1"])
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.send(.pushReceived(pushPayload("p1", minutesAgo: 1.5)))
   }
 
@@ -442,8 +442,8 @@ struct SavedPushesTests {
       $0.pushesBeingSaved = NotificationsFeature.SavedPushes(
         pushes: [newest] + pushes.dropLast(), deletedIDs: deletedBefore)
     }
-    await store.receive(.delegate(.unreadCountChanged(maximum + 1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(maximum + 1)))
     await store.send(.delete("new")) {
       $0.notifications.remove(id: "new")
       $0.unlistedPushIDs.remove("new")
@@ -453,7 +453,7 @@ struct SavedPushesTests {
       $0.pushesBeingSaved = NotificationsFeature.SavedPushes(
         pushes: pushes, deletedIDs: Array(deletedBefore.dropFirst()) + ["new"])
     }
-    await store.receive(.delegate(.unreadCountChanged(maximum)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(maximum)))
   }
 }

@@ -41,11 +41,11 @@ struct ServerOrderTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: 1))) {
       $0.sync.pendingChanges = [:]
       $0.notifications[id: "n1"]?.version = 1
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
 
     await store.send(.refreshRequested) { $0.isLoading = true }
     page.resume(returning: stale)
@@ -99,12 +99,12 @@ struct ServerOrderTests {
       $0.notifications[id: "n2"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ["n1", "n2"])
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: 4))) {
       $0.sync.pendingChanges = [:]
       $0.notifications[id: "n1"]?.version = 4
       $0.notifications[id: "n2"]?.version = 4
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
 
     await store.send(.liveEvent(NotificationEvent(.updated(unread), cursor: 2))) {
       $0.newestCursor = 2
@@ -120,11 +120,11 @@ struct ServerOrderTests {
       $0.notifications[id: "n1"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: 1))) {
       $0.sync.pendingChanges = [:]
       $0.notifications[id: "n1"]?.version = 1
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
     // Another device makes it unread after: newer, so shown.
     try await backend.client.markAsUnread("n1")
     let unread = try #require(backend.notifications.first { $0.id == "n1" })
@@ -180,12 +180,12 @@ struct LaunchOrderTests {
       $0.unreadNotLoaded = 0
       $0.notifications = NotificationFeed(uniqueElements: page.items)
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.receive(.caughtUp([NotificationEvent(.inserted(newer), cursor: 1)])) {
       $0.newestCursor = 1
       $0.notifications.insert(newer, at: 0)
     }
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.delegate(.unreadCountChanged(3)))
 
     await store.send(.onDisappear) { $0.connection = .offline }

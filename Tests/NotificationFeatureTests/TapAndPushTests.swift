@@ -38,9 +38,9 @@ struct TapAndPushTests {
       $0.sync.pendingChanges[changeID] = .setRead(id: "n1", isRead: true, previous: false)
       $0.lastTap = .navigated(id: "n1")
     }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     await store.receive(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test(
@@ -63,9 +63,9 @@ struct TapAndPushTests {
       $0.sync.pendingChanges[changeID] = .setRead(id: "t1", isRead: true, previous: false)
       $0.lastTap = .navigated(id: "t1")
     }
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     await store.receive(.delegate(navigation))
     await store.receive(.delegate(.unreadCountChanged(0)))
-    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   @Test func aNotificationWithoutATargetOpensNothingAndSaysSo() async {
@@ -96,8 +96,8 @@ struct TapAndPushTests {
       $0.sync.pendingChanges[changeID] = .setRead(id: "far", isRead: true, previous: false)
       $0.lastTap = .navigated(id: "far")
     }
-    await store.receive(.delegate(.navigateToAlert(alertID: "a9")))
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.navigateToAlert(alertID: "a9")))
   }
 
   @Test func aNotificationLoadedByIDIsListedOnceAndADeletedOneIsNotFetched() async {
@@ -117,8 +117,8 @@ struct TapAndPushTests {
       $0.sync.pendingChanges[changeID] = .delete(far, index: 3)
       $0.deletedIDs = ["far"]
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.send(.loadNotification("far")) { $0.error = .notFound }
     await store.receive(.delegate(.errorOccurred(.notFound)))
   }
@@ -132,9 +132,9 @@ struct TapAndPushTests {
       $0.lastTap = .navigated(id: "n2")
     }
     // A tapped push is never announced: the person is already looking at it.
+    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
     await store.receive(.delegate(.navigateToAlert(alertID: "a1")))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.sync(.changeSucceeded(changeID, at: nil))) { $0.sync.pendingChanges = [:] }
   }
 
   // MARK: Receiving
@@ -151,8 +151,8 @@ struct TapAndPushTests {
       $0.pushesBeingSaved = saved(expected)
     }
     await store.receive(.delegate(.presentBanner(expected, Self.announced)))
-    await store.receive(.delegate(.unreadCountChanged(3)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(3)))
   }
 
   @Test func theSameIDByPushAndByFeedShowsOnce() async {
@@ -172,8 +172,8 @@ struct TapAndPushTests {
       $0.pushesBeingSaved = saved(pushed.notification)
     }
     await store.receive(.delegate(.presentBanner(pushed.notification, Self.announced)))
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
     // The feed's copy is older and edited since: it replaces the pushed one, in its place.
     var fromFeed = Fixtures.notification("n7", minutesAgo: 0.5)
     fromFeed.title = "Edited"
@@ -184,8 +184,8 @@ struct TapAndPushTests {
       $0.unlistedPushIDs = []
       $0.pushesBeingSaved = saved()
     }
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(2)))
   }
 
   @Test func anInvalidPushIsRecordedAndChangesNothingElse() async {
@@ -207,8 +207,8 @@ struct TapAndPushTests {
       $0.unlistedPushIDs = ["s1"]
       $0.pushesBeingSaved = saved(silent.notification)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func aMutedTypeIsNotAnnouncedAtRegularPriority() async {
@@ -219,8 +219,8 @@ struct TapAndPushTests {
       $0.unlistedPushIDs = ["m1"]
       $0.pushesBeingSaved = saved(muted.notification)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func aMutedTypeIsAnnouncedAtHighPriority() async {
@@ -232,8 +232,8 @@ struct TapAndPushTests {
       $0.pushesBeingSaved = saved(urgent.notification)
     }
     await store.receive(.delegate(.presentBanner(urgent.notification, Self.announced)))
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func aMutedSystemNotificationIsNotAnnouncedEvenAtHighPriority() async {
@@ -244,8 +244,8 @@ struct TapAndPushTests {
       $0.unlistedPushIDs = ["h2"]
       $0.pushesBeingSaved = saved(system.notification)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func anUnmutedSystemNotificationAtHighPriorityIsAnnounced() async {
@@ -257,8 +257,8 @@ struct TapAndPushTests {
       $0.pushesBeingSaved = saved(system.notification)
     }
     await store.receive(.delegate(.presentBanner(system.notification, Self.announced)))
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
   }
 
   @Test func pushesAreAnnouncedOnlyInTheForeground() async {
@@ -270,8 +270,8 @@ struct TapAndPushTests {
       $0.unlistedPushIDs = ["b1"]
       $0.pushesBeingSaved = saved(inBackground.notification)
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
 
     await store.send(.foregroundChanged(true)) { $0.isInForeground = true }
     let inForeground = push("f1", priority: .regular)
@@ -281,7 +281,7 @@ struct TapAndPushTests {
       $0.pushesBeingSaved = saved(inBackground.notification, inForeground.notification)
     }
     await store.receive(.delegate(.presentBanner(inForeground.notification, Self.announced)))
-    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(2)))
   }
 }

@@ -26,8 +26,8 @@ struct UnreadTotalEventTests {
       $0.unlistedPushIDs = ["p1"]
       $0.pushesBeingSaved = saved(pushed)
     }
-    await store.receive(.delegate(.unreadCountChanged(121)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(121)))
 
     // A refresh whose page does not list it yet keeps it, and counts it.
     await store.send(.refreshRequested) { $0.isLoading = true }
@@ -88,8 +88,8 @@ struct UnreadTotalEventTests {
       $0.unlistedPushIDs = ["p1"]
       $0.pushesBeingSaved = saved(pushed)
     }
-    await store.receive(.delegate(.unreadCountChanged(121)))
     await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(121)))
 
     var listed = pushed
     listed.version = 1

@@ -25,11 +25,11 @@ struct UnreadTotalTests {
       $0.notifications[id: "n0"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n0", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(119)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: 1))) {
       $0.sync.pendingChanges = [:]
       $0.notifications[id: "n0"]?.version = 1
     }
+    await store.receive(.delegate(.unreadCountChanged(119)))
 
     // The backend confirmed it: its total is the count already.
     var confirmed = feed
@@ -70,10 +70,10 @@ struct UnreadTotalTests {
       $0.notifications[id: "n0"]?.isRead = true
       $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n0", isRead: true, previous: false)
     }
-    await store.receive(.delegate(.unreadCountChanged(119)))
     await store.receive(.sync(.changeFailed(UUID(0), .notFound))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(119)))
     let undone = NotificationsFeature.PendingChange.setRead(id: "n0", isRead: true, previous: false)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
       $0.notifications[id: "n0"]?.isRead = false
@@ -173,8 +173,8 @@ struct UnreadTotalTests {
       $0.sync.pendingChanges[UUID(0)] = .delete(feed[1], index: 1)
       $0.deletedIDs = ["n1"]
     }
-    await store.receive(.delegate(.unreadCountChanged(119)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: 1))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(119)))
 
     // A refresh while the deletion of n0 is in flight: the page still lists n0, and the
     // backend's total still counts it, but the count does not.
@@ -209,13 +209,13 @@ struct UnreadTotalTests {
       for id in ids { $0.notifications[id: id]?.isRead = true }
       $0.sync.pendingChanges[UUID(0)] = .markAll(ids: ids)
     }
-    await store.receive(.delegate(.unreadCountChanged(70)))
     // The backend made 50 changes: the answer is the last one's cursor, which every
     // notification it read gets as its version.
     await store.receive(.sync(.changeSucceeded(UUID(0), at: 50))) {
       $0.sync.pendingChanges = [:]
       for id in ids { $0.notifications[id: id]?.version = 50 }
     }
+    await store.receive(.delegate(.unreadCountChanged(70)))
   }
 
   @Test func clearingAllCountsNoneAndAFailureRestoresTheTotal() async {
@@ -228,10 +228,10 @@ struct UnreadTotalTests {
       $0.sync.pendingChanges[UUID(0)] = .clearAll(Array(feed.prefix(50)), unreadNotLoaded: 70)
       $0.deletedIDs = Set(feed.prefix(50).map(\.id))
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeFailed(UUID(0), .server(status: 400)))) {
       $0.sync.pendingChanges = [:]
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     let undone = NotificationsFeature.PendingChange.clearAll(
       Array(feed.prefix(50)), unreadNotLoaded: 70)
     await store.receive(.sync(.delegate(.rollBack(undone, error: .server(status: 400))))) {
@@ -257,7 +257,6 @@ struct UnreadTotalTests {
       $0.sync.pendingChanges[UUID(0)] = .clearAll(Array(feed.prefix(50)), unreadNotLoaded: 70)
       $0.deletedIDs = Set(feed.prefix(50).map(\.id))
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     let rollback: NotificationsFeature.PendingChange = .clearAll(
       Array(feed.prefix(50)), unreadNotLoaded: 70)
     // What the person cleared: the newest listed and everything after it.
@@ -269,6 +268,7 @@ struct UnreadTotalTests {
       $0.sync.outboxBeingSaved = NotificationsFeature.SavedOutbox(
         entries: [entry], rollbacks: [entry: rollback])
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.send(.pageLoaded(PagedFeed.page(0..<50), replacing: true))
     #expect(store.state.unreadCount == 0)
@@ -285,9 +285,9 @@ struct UnreadTotalTests {
       $0.unreadNotLoaded = 70
       $0.error = .server(status: 400)
     }
+    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.receive(.delegate(.errorOccurred(.server(status: 400))))
     await store.receive(.delegate(.unreadCountChanged(120)))
-    await store.receive(.sync(.outboxSaved)) { $0.sync.outboxBeingSaved = nil }
     await store.skipInFlightEffects()
   }
 
@@ -299,7 +299,7 @@ struct UnreadTotalTests {
       $0.unreadNotLoaded = 0
       $0.sync.pendingChanges[UUID(0)] = .clearAll([], unreadNotLoaded: 70)
     }
-    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.sync(.changeSucceeded(UUID(0), at: nil))) { $0.sync.pendingChanges = [:] }
+    await store.receive(.delegate(.unreadCountChanged(0)))
   }
 }

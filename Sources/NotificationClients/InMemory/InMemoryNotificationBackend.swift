@@ -92,7 +92,9 @@ public final class InMemoryNotificationBackend: Sendable {
     }
   }
 
-  /// The client backed by this backend.
+  /// The client backed by this backend. Its work is a few dictionary and array operations
+  /// under a lock, so it runs on the caller's executor: called from the main actor, a call
+  /// without latency or faults answers without leaving it.
   public var client: NotificationClient {
     NotificationClient(
       fetchPage: { request in
@@ -227,8 +229,8 @@ public final class InMemoryNotificationBackend: Sendable {
     record(.updated(notification), in: &state)
   }
 
-  /// Applies latency and injected failures to one call.
-  private func call() async throws {
+  /// Applies latency and injected failures to one call, on the caller's executor.
+  nonisolated(nonsending) private func call() async throws {
     let latency = state.withLock { $0.faults.latency }
     if latency > .zero { try await clock.sleep(for: latency) }
     let failure = state.withLock { state -> UserFacingError? in

@@ -5,10 +5,13 @@ import Loom
 /// ```swift
 /// let userID = await authClient.currentUserID()
 /// ```
+///
+/// `currentUserID` is `nonisolated(nonsending)`: it runs on the caller's executor (see
+/// ``NotificationClient``).
 public struct AuthClient: Sendable {
-  public var currentUserID: @Sendable () async -> String?
+  public var currentUserID: nonisolated(nonsending) @Sendable () async -> String?
 
-  public init(currentUserID: @escaping @Sendable () async -> String?) {
+  public init(currentUserID: nonisolated(nonsending) @escaping @Sendable () async -> String?) {
     self.currentUserID = currentUserID
   }
 

@@ -17,16 +17,20 @@ import Loom
 ///
 /// The local inbox's store (in NotificationClients: `LocalInbox.changeLogStore(scope:)`) keeps
 /// the rows in the inbox's SQLite database; ``inMemory(_:)`` keeps them in memory.
+///
+/// Its endpoints are `nonisolated(nonsending)`: they run on the caller's executor (see
+/// ``NotificationClient``), and the local inbox's store moves its database work off the caller
+/// itself.
 public struct ChangeLogStore: Sendable {
   /// The saved log: its records in the order they were first saved, and its unlisted pushes
   /// and notices.
-  public var load: @Sendable () async throws -> ChangeLog
+  public var load: nonisolated(nonsending) @Sendable () async throws -> ChangeLog
   /// Saves the writes, in order, in one transaction: all of them or, when it throws, none.
-  public var write: @Sendable ([ChangeLog.Write]) async throws -> Void
+  public var write: nonisolated(nonsending) @Sendable ([ChangeLog.Write]) async throws -> Void
 
   public init(
-    load: @escaping @Sendable () async throws -> ChangeLog,
-    write: @escaping @Sendable ([ChangeLog.Write]) async throws -> Void
+    load: nonisolated(nonsending) @escaping @Sendable () async throws -> ChangeLog,
+    write: nonisolated(nonsending) @escaping @Sendable ([ChangeLog.Write]) async throws -> Void
   ) {
     self.load = load
     self.write = write

@@ -11,9 +11,21 @@ import Loom
 ///
 /// `InMemoryNotificationBackend`, the local inbox and the HTTP client are in the
 /// NotificationClients module.
+///
+/// Every endpoint is `nonisolated(nonsending)`: it runs on its caller's executor, so an effect
+/// on the main actor calls it without leaving the main actor (a client that answers from memory
+/// answers in the effect's own turn). A client whose work blocks (a database, a file, decoding
+/// a large answer) moves that work off the caller itself, with `@concurrent` functions, as the
+/// local inbox and the HTTP client do.
+///
+/// > Important: Build endpoints from closure literals without a capture list, or from local
+/// > functions declared `@Sendable nonisolated(nonsending) func`. Swift 6.3 does not infer a
+/// > closure literal with a capture list (`{ [backend] id in … }`) passed as an argument to be
+/// > `nonisolated(nonsending)`: it runs on the global executor, and the call leaves the main
+/// > actor.
 public struct NotificationClient: Sendable {
   /// Fetches a page of the feed.
-  public var fetchPage: @Sendable (PageRequest) async throws -> NotificationPage
+  public var fetchPage: nonisolated(nonsending) @Sendable (PageRequest) async throws -> NotificationPage
   /// Opens the live stream and returns once it is open (throwing if it cannot be opened): the
   /// changes after a cursor (`nil` for "from now"), until cancelled or failed.
   ///
@@ -21,9 +33,9 @@ public struct NotificationClient: Sendable {
   /// connected. A backend that can replay starts the stream with the changes after `since`; the
   /// feature also catches up with ``changesSince`` on every connect and skips a replayed change
   /// it already has (same cursor), so a backend that cannot replay is correct too.
-  public var updates: @Sendable (_ since: ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>
+  public var updates: nonisolated(nonsending) @Sendable (_ since: ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>
   /// Every change after a cursor, to catch up after a reconnect.
-  public var changesSince: @Sendable (ChangeCursor) async throws -> [NotificationEvent]
+  public var changesSince: nonisolated(nonsending) @Sendable (ChangeCursor) async throws -> [NotificationEvent]
   /// Makes a change the person asked for, once per change id (a retry after a lost answer
   /// changes nothing more), and answers with the cursor of the backend's log right after it:
   /// the notifications the change names are as it says at that cursor, so what the backend said
@@ -39,41 +51,44 @@ public struct NotificationClient: Sendable {
   /// ``deleteAll`` and ``deleteAllUpTo`` are this one, for one intent each, with a new change
   /// id; setting one of them makes `apply` call it for its intent (and answer `nil`), so a test
   /// overrides just the call it expects.
-  public var apply: @Sendable (ChangeRequest) async throws -> ChangeCursor?
+  public var apply: nonisolated(nonsending) @Sendable (ChangeRequest) async throws -> ChangeCursor?
   /// The notification with an id, whether or not a page listed it; `UserFacingError.notFound`
   /// when the backend has none (the default, for a backend that cannot look one up).
-  public var fetchNotification: @Sendable (String) async throws -> NotificationData
+  public var fetchNotification: nonisolated(nonsending) @Sendable (String) async throws -> NotificationData
   /// The unread notifications about an entity (see ``NotificationsFeature/Entity/matches(_:)``),
   /// newest first, whether or not a page listed them: what opening the entity's screen marks
   /// read beyond the pages the feature has loaded.
   ///
   /// > Note: A client made without it pages through ``fetchPage`` to find them, which costs a
   /// > request per page. Every client in NotificationClients asks its backend at once.
-  public var fetchUnread: @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData]
+  public var fetchUnread: nonisolated(nonsending) @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData]
   /// The page a cache on the device holds for `request`, shown at launch before the backend
   /// answers; `nil` when there is no cache or it is empty (the default).
-  public var cachedPage: @Sendable (PageRequest) async throws -> NotificationPage?
+  public var cachedPage: nonisolated(nonsending) @Sendable (PageRequest) async throws -> NotificationPage?
 
   /// Creates a client whose changes all go through `apply`.
   public init(
-    fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
-    updates: @escaping @Sendable (ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
-    changesSince: @escaping @Sendable (ChangeCursor) async throws -> [NotificationEvent],
-    apply: @escaping @Sendable (ChangeRequest) async throws -> ChangeCursor?,
-    fetchNotification: @escaping @Sendable (String) async throws -> NotificationData = { _ in
+    fetchPage: nonisolated(nonsending) @escaping @Sendable (PageRequest) async throws -> NotificationPage,
+    updates: nonisolated(nonsending) @escaping @Sendable (ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
+    changesSince: nonisolated(nonsending) @escaping @Sendable (ChangeCursor) async throws -> [NotificationEvent],
+    apply: nonisolated(nonsending) @escaping @Sendable (ChangeRequest) async throws -> ChangeCursor?,
+    fetchNotification: nonisolated(nonsending) @escaping @Sendable (String) async throws -> NotificationData = { _ in
       throw UserFacingError.notFound
     },
-    fetchUnread: (@Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
-    cachedPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
+    fetchUnread: (nonisolated(nonsending) @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
+    cachedPage: nonisolated(nonsending) @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
     self.fetchPage = fetchPage
     self.updates = updates
     self.changesSince = changesSince
     self.apply = apply
     self.fetchNotification = fetchNotification
-    self.fetchUnread = fetchUnread ?? { entity in
+    @Sendable nonisolated(nonsending) func unreadByPaging(
+      about entity: NotificationsFeature.Entity
+    ) async throws -> [NotificationData] {
       try await Self.unread(about: entity, pagingThrough: fetchPage)
     }
+    self.fetchUnread = fetchUnread ?? unreadByPaging
     self.cachedPage = cachedPage
   }
 
@@ -81,104 +96,127 @@ public struct NotificationClient: Sendable {
   /// with cursors or take change ids (a fake, say): ``apply`` calls the closure of its intent
   /// and answers `nil`.
   public init(
-    fetchPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage,
-    updates: @escaping @Sendable (ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
-    changesSince: @escaping @Sendable (ChangeCursor) async throws -> [NotificationEvent],
-    markAsRead: @escaping @Sendable (String) async throws -> Void,
-    markAsUnread: @escaping @Sendable (String) async throws -> Void,
-    markAllAsRead: @escaping @Sendable ([String]?) async throws -> Void,
-    delete: @escaping @Sendable (String) async throws -> Void,
-    deleteAll: @escaping @Sendable () async throws -> Void,
-    deleteAllUpTo: (@Sendable (FeedPosition) async throws -> Void)? = nil,
-    fetchNotification: @escaping @Sendable (String) async throws -> NotificationData = { _ in
+    fetchPage: nonisolated(nonsending) @escaping @Sendable (PageRequest) async throws -> NotificationPage,
+    updates: nonisolated(nonsending) @escaping @Sendable (ChangeCursor?) async throws -> AsyncThrowingStream<NotificationEvent, any Error>,
+    changesSince: nonisolated(nonsending) @escaping @Sendable (ChangeCursor) async throws -> [NotificationEvent],
+    markAsRead: nonisolated(nonsending) @escaping @Sendable (String) async throws -> Void,
+    markAsUnread: nonisolated(nonsending) @escaping @Sendable (String) async throws -> Void,
+    markAllAsRead: nonisolated(nonsending) @escaping @Sendable ([String]?) async throws -> Void,
+    delete: nonisolated(nonsending) @escaping @Sendable (String) async throws -> Void,
+    deleteAll: nonisolated(nonsending) @escaping @Sendable () async throws -> Void,
+    deleteAllUpTo: (nonisolated(nonsending) @Sendable (FeedPosition) async throws -> Void)? = nil,
+    fetchNotification: nonisolated(nonsending) @escaping @Sendable (String) async throws -> NotificationData = { _ in
       throw UserFacingError.notFound
     },
-    fetchUnread: (@Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
-    cachedPage: @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
+    fetchUnread: (nonisolated(nonsending) @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
+    cachedPage: nonisolated(nonsending) @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
+    @Sendable nonisolated(nonsending) func apply(_ request: ChangeRequest) async throws
+      -> ChangeCursor?
+    {
+      switch request.intent {
+      case .markAsRead(let id): try await markAsRead(id)
+      case .markAsUnread(let id): try await markAsUnread(id)
+      case .markAllAsRead(let ids): try await markAllAsRead(ids)
+      case .delete(let id): try await delete(id)
+      case .deleteAll(upTo: nil): try await deleteAll()
+      case .deleteAll(upTo: let bound?):
+        if let deleteAllUpTo { try await deleteAllUpTo(bound) } else { try await deleteAll() }
+      }
+      return nil
+    }
     self.init(
-      fetchPage: fetchPage, updates: updates, changesSince: changesSince,
-      apply: { request in
-        switch request.intent {
-        case .markAsRead(let id): try await markAsRead(id)
-        case .markAsUnread(let id): try await markAsUnread(id)
-        case .markAllAsRead(let ids): try await markAllAsRead(ids)
-        case .delete(let id): try await delete(id)
-        case .deleteAll(upTo: nil): try await deleteAll()
-        case .deleteAll(upTo: let bound?):
-          if let deleteAllUpTo { try await deleteAllUpTo(bound) } else { try await deleteAll() }
-        }
-        return nil
-      },
+      fetchPage: fetchPage, updates: updates, changesSince: changesSince, apply: apply,
       fetchNotification: fetchNotification, fetchUnread: fetchUnread, cachedPage: cachedPage)
   }
 
   // MARK: One intent each
 
   /// Marks a notification read: ``apply`` with a new change id.
-  public var markAsRead: @Sendable (String) async throws -> Void {
-    get { { [apply] id in _ = try await apply(ChangeRequest(id: UUID(), .markAsRead(id))) } }
+  public var markAsRead: nonisolated(nonsending) @Sendable (String) async throws -> Void {
+    get { applying { .markAsRead($0) } }
     set { route { if case .markAsRead(let id) = $0 { { try await newValue(id) } } else { nil } } }
   }
 
   /// Marks a notification unread: ``apply`` with a new change id.
-  public var markAsUnread: @Sendable (String) async throws -> Void {
-    get { { [apply] id in _ = try await apply(ChangeRequest(id: UUID(), .markAsUnread(id))) } }
+  public var markAsUnread: nonisolated(nonsending) @Sendable (String) async throws -> Void {
+    get { applying { .markAsUnread($0) } }
     set { route { if case .markAsUnread(let id) = $0 { { try await newValue(id) } } else { nil } } }
   }
 
   /// Marks the given ids read, or every notification when `nil`: ``apply`` with a new change
   /// id.
-  public var markAllAsRead: @Sendable ([String]?) async throws -> Void {
-    get { { [apply] ids in _ = try await apply(ChangeRequest(id: UUID(), .markAllAsRead(ids))) } }
+  public var markAllAsRead: nonisolated(nonsending) @Sendable ([String]?) async throws -> Void {
+    get { applying { .markAllAsRead($0) } }
     set {
       route { if case .markAllAsRead(let ids) = $0 { { try await newValue(ids) } } else { nil } }
     }
   }
 
   /// Deletes a notification: ``apply`` with a new change id.
-  public var delete: @Sendable (String) async throws -> Void {
-    get { { [apply] id in _ = try await apply(ChangeRequest(id: UUID(), .delete(id))) } }
+  public var delete: nonisolated(nonsending) @Sendable (String) async throws -> Void {
+    get { applying { .delete($0) } }
     set { route { if case .delete(let id) = $0 { { try await newValue(id) } } else { nil } } }
   }
 
   /// Deletes every notification, those that arrived a moment ago too: ``apply`` with a new
   /// change id. The feature's clear-all uses ``deleteAllUpTo`` instead, unless it has no bound.
-  public var deleteAll: @Sendable () async throws -> Void {
-    get { { [apply] in _ = try await apply(ChangeRequest(id: UUID(), .deleteAll(upTo: nil))) } }
+  public var deleteAll: nonisolated(nonsending) @Sendable () async throws -> Void {
+    get {
+      let apply = apply
+      @Sendable nonisolated(nonsending) func deleteAll() async throws {
+        _ = try await apply(ChangeRequest(id: UUID(), .deleteAll(upTo: nil)))
+      }
+      return deleteAll
+    }
     set { route { if case .deleteAll(upTo: nil) = $0 { { try await newValue() } } else { nil } } }
   }
 
   /// Deletes the notifications a clear-all covers: the one at the bound and every one after it
   /// in the feed's order (see ``FeedPosition``), sparing the newer ones, also when the
   /// clear-all is sent long after the person cleared: ``apply`` with a new change id.
-  public var deleteAllUpTo: @Sendable (FeedPosition) async throws -> Void {
-    get {
-      { [apply] bound in _ = try await apply(ChangeRequest(id: UUID(), .deleteAll(upTo: bound))) }
-    }
+  public var deleteAllUpTo: nonisolated(nonsending) @Sendable (FeedPosition) async throws -> Void {
+    get { applying { .deleteAll(upTo: $0) } }
     set {
       route { if case .deleteAll(upTo: let bound?) = $0 { { try await newValue(bound) } } else { nil } }
     }
   }
 
+  /// ``apply`` with a new change id, for the intent `intent` makes of the argument.
+  private func applying<Argument: Sendable>(
+    _ intent: @escaping @Sendable (Argument) -> ChangeIntent
+  ) -> nonisolated(nonsending) @Sendable (Argument) async throws -> Void {
+    let apply = apply
+    // A local function rather than a closure literal: declared `nonisolated(nonsending)`, it
+    // runs on the caller's executor whatever Swift infers for closures.
+    @Sendable nonisolated(nonsending) func call(_ argument: Argument) async throws {
+      _ = try await apply(ChangeRequest(id: UUID(), intent(argument)))
+    }
+    return call
+  }
+
   /// Makes ``apply`` run the call `call` gives for a request (answering `nil`), and what it
   /// did before for the requests it gives none.
   private mutating func route(
-    _ call: @escaping @Sendable (ChangeIntent) -> (@Sendable () async throws -> Void)?
+    _ call: @escaping @Sendable (ChangeIntent) -> (nonisolated(nonsending) @Sendable () async throws -> Void)?
   ) {
     let previous = apply
-    apply = { request in
+    @Sendable nonisolated(nonsending) func routed(_ request: ChangeRequest) async throws
+      -> ChangeCursor?
+    {
       guard let overridden = call(request.intent) else { return try await previous(request) }
       try await overridden()
       return nil
     }
+    apply = routed
   }
 
   /// The unread notifications about `entity`, found by fetching every page: how a client made
   /// without ``fetchUnread`` answers it, and the HTTP client against a server without the route.
-  package static func unread(
+  nonisolated(nonsending) package static func unread(
     about entity: NotificationsFeature.Entity,
-    pagingThrough fetchPage: @Sendable (PageRequest) async throws -> NotificationPage
+    pagingThrough fetchPage: nonisolated(nonsending) @Sendable (PageRequest) async throws
+      -> NotificationPage
   ) async throws -> [NotificationData] {
     var unread: [NotificationData] = []
     var request = PageRequest(limit: NotificationsFeature.pageSize)

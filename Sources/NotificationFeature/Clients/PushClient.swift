@@ -7,6 +7,9 @@ import Loom
 /// let status = await pushClient.authorizationStatus()
 /// for await token in pushClient.deviceTokens() { try await pushClient.uploadToken(token) }
 /// ```
+///
+/// Its asynchronous endpoints are `nonisolated(nonsending)`: they run on the caller's executor
+/// (see ``NotificationClient``).
 public struct PushClient: Sendable {
   /// The user's answer to the permission prompt.
   public enum AuthorizationStatus: String, Sendable, Hashable, Codable {
@@ -22,22 +25,22 @@ public struct PushClient: Sendable {
     }
   }
 
-  public var authorizationStatus: @Sendable () async -> AuthorizationStatus
-  public var requestAuthorization: @Sendable () async throws -> AuthorizationStatus
-  public var register: @Sendable () async -> Void
+  public var authorizationStatus: nonisolated(nonsending) @Sendable () async -> AuthorizationStatus
+  public var requestAuthorization: nonisolated(nonsending) @Sendable () async throws -> AuthorizationStatus
+  public var register: nonisolated(nonsending) @Sendable () async -> Void
   public var deviceTokens: @Sendable () -> AsyncStream<String>
   public var responses: @Sendable () -> AsyncStream<Response>
-  public var uploadToken: @Sendable (String) async throws -> Void
-  public var removeToken: @Sendable (String) async throws -> Void
+  public var uploadToken: nonisolated(nonsending) @Sendable (String) async throws -> Void
+  public var removeToken: nonisolated(nonsending) @Sendable (String) async throws -> Void
 
   public init(
-    authorizationStatus: @escaping @Sendable () async -> AuthorizationStatus,
-    requestAuthorization: @escaping @Sendable () async throws -> AuthorizationStatus,
-    register: @escaping @Sendable () async -> Void,
+    authorizationStatus: nonisolated(nonsending) @escaping @Sendable () async -> AuthorizationStatus,
+    requestAuthorization: nonisolated(nonsending) @escaping @Sendable () async throws -> AuthorizationStatus,
+    register: nonisolated(nonsending) @escaping @Sendable () async -> Void,
     deviceTokens: @escaping @Sendable () -> AsyncStream<String>,
     responses: @escaping @Sendable () -> AsyncStream<Response>,
-    uploadToken: @escaping @Sendable (String) async throws -> Void,
-    removeToken: @escaping @Sendable (String) async throws -> Void
+    uploadToken: nonisolated(nonsending) @escaping @Sendable (String) async throws -> Void,
+    removeToken: nonisolated(nonsending) @escaping @Sendable (String) async throws -> Void
   ) {
     self.authorizationStatus = authorizationStatus
     self.requestAuthorization = requestAuthorization

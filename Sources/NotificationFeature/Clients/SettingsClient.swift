@@ -7,20 +7,29 @@ import Loom
 /// try await settings.save(NotificationFilter.all, forKey: "filter")
 /// let filter = try await settings.load(NotificationFilter.self, forKey: "filter")
 /// ```
+///
+/// Its endpoints and ``load(_:forKey:)`` and ``save(_:forKey:)`` are `nonisolated(nonsending)`:
+/// they run on the caller's executor (see ``NotificationClient``), and a client that reads or
+/// writes a file or a database moves that work off the caller itself, as
+/// ``file(directory:)`` does.
 public struct SettingsClient: Sendable {
-  public var loadData: @Sendable (String) async throws -> Data?
-  public var saveData: @Sendable (Data, String) async throws -> Void
+  /// The data saved under a key, or `nil`.
+  public var loadData: nonisolated(nonsending) @Sendable (String) async throws -> Data?
+  /// Saves data under a key.
+  public var saveData: nonisolated(nonsending) @Sendable (Data, String) async throws -> Void
 
   public init(
-    loadData: @escaping @Sendable (String) async throws -> Data?,
-    saveData: @escaping @Sendable (Data, String) async throws -> Void
+    loadData: nonisolated(nonsending) @escaping @Sendable (String) async throws -> Data?,
+    saveData: nonisolated(nonsending) @escaping @Sendable (Data, String) async throws -> Void
   ) {
     self.loadData = loadData
     self.saveData = saveData
   }
 
   /// Loads and decodes the value saved under `key`, or `nil`.
-  public func load<Value: Decodable>(_ type: Value.Type, forKey key: String) async throws
+  nonisolated(nonsending) public func load<Value: Decodable>(
+    _ type: Value.Type, forKey key: String
+  ) async throws
     -> Value?
   {
     guard let data = try await loadData(key) else { return nil }
@@ -32,7 +41,9 @@ public struct SettingsClient: Sendable {
   }
 
   /// Encodes and saves `value` under `key`.
-  public func save<Value: Encodable>(_ value: Value, forKey key: String) async throws {
+  nonisolated(nonsending) public func save<Value: Encodable>(_ value: Value, forKey key: String)
+    async throws
+  {
     try await saveData(try JSONEncoder().encode(value), key)
   }
 

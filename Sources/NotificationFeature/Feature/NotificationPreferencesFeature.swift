@@ -140,8 +140,12 @@ public struct NotificationPreferencesFeature: Reducer {
     state.muted = muted.filter(State.canTurnOff)
   }
 
-  /// The saved muted types, or `nil` if there are none or they cannot be read.
-  static func loadMuted(from settings: SettingsClient) async -> Set<NotificationType>? {
+  /// The saved muted types, or `nil` if there are none or they cannot be read. Runs on the
+  /// caller's executor, as the settings client does. Package-visible for the test that pins
+  /// that.
+  nonisolated(nonsending) package static func loadMuted(from settings: SettingsClient) async
+    -> Set<NotificationType>?
+  {
     let muted = try? await settings.load([NotificationType].self, forKey: settingsKey)
     return muted.map(Set.init)
   }
