@@ -15,7 +15,7 @@ let package = Package(
   products: [
     .library(name: "Loom", targets: ["Loom"]),
     .library(name: "LoomTesting", targets: ["LoomTesting"]),
-    .library(name: "NotificationFeature", targets: ["NotificationFeature"]),
+    .library(name: "Notifications", targets: ["Notifications"]),
     .library(name: "NotificationClients", targets: ["NotificationClients"]),
     .executable(name: "notifications", targets: ["NotificationsCLI"]),
     .executable(name: "notifications-server", targets: ["NotificationServer"]),
@@ -25,7 +25,7 @@ let package = Package(
   targets: [
     .target(name: "Loom"),
     .target(name: "LoomTesting", dependencies: ["Loom"]),
-    .target(name: "NotificationFeature", dependencies: ["Loom"]),
+    .target(name: "Notifications", dependencies: ["Loom"]),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -34,18 +34,18 @@ let package = Package(
     .target(
       name: "NotificationClients",
       dependencies: [
-        "Loom", "NotificationFeature",
+        "Loom", "Notifications",
         .target(name: "CSQLite", condition: .when(platforms: [.linux, .android])),
       ]
     ),
     .target(
       name: "AppShell",
-      dependencies: ["Loom", "NotificationFeature", "NotificationClients"],
+      dependencies: ["Loom", "Notifications", "NotificationClients"],
       path: "Examples/AppShell"
     ),
     .target(
       name: "NotificationServerCore",
-      dependencies: ["NotificationFeature", "NotificationClients"],
+      dependencies: ["Notifications", "NotificationClients"],
       path: "Examples/NotificationServerCore"
     ),
     .executableTarget(
@@ -55,41 +55,41 @@ let package = Package(
     ),
     .executableTarget(
       name: "NotificationsCLI",
-      dependencies: ["Loom", "NotificationFeature", "NotificationClients", "AppShell"],
+      dependencies: ["Loom", "Notifications", "NotificationClients", "AppShell"],
       path: "Examples/NotificationsCLI"
     ),
     .executableTarget(
       name: "LoomBench",
-      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"],
+      dependencies: ["Loom", "LoomTesting", "Notifications", "NotificationClients"],
       path: "Benchmarks/LoomBench"
     ),
     .testTarget(name: "LoomTests", dependencies: ["Loom", "LoomTesting"]),
     .testTarget(name: "LoomTestingTests", dependencies: ["Loom", "LoomTesting"]),
     .testTarget(
-      name: "NotificationFeatureTests",
-      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"]
+      name: "NotificationsTests",
+      dependencies: ["Loom", "LoomTesting", "Notifications", "NotificationClients"]
     ),
     .testTarget(
       name: "NotificationClientsTests",
-      dependencies: ["Loom", "NotificationFeature", "NotificationClients", "NotificationServerCore"]
+      dependencies: ["Loom", "Notifications", "NotificationClients", "NotificationServerCore"]
     ),
     .testTarget(
       name: "AppShellTests",
-      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients", "AppShell"]
+      dependencies: ["Loom", "LoomTesting", "Notifications", "NotificationClients", "AppShell"]
     ),
     .testTarget(
       name: "NotificationServerTests",
-      dependencies: ["NotificationServerCore", "NotificationFeature", "NotificationClients"]
+      dependencies: ["NotificationServerCore", "Notifications", "NotificationClients"]
     ),
     .testTarget(
       name: "NotificationsCLITests",
-      dependencies: ["NotificationsCLI", "NotificationServer", "NotificationClients", "NotificationFeature"]
+      dependencies: ["NotificationsCLI", "NotificationServer", "NotificationClients", "Notifications"]
     ),
     // The code every guide shows (README, Docs/, the DocC catalogs), compiled and run; a test
     // checks that the guides show exactly these snippets.
     .testTarget(
       name: "DocSnippetTests",
-      dependencies: ["Loom", "LoomTesting", "NotificationFeature", "NotificationClients"]
+      dependencies: ["Loom", "LoomTesting", "Notifications", "NotificationClients"]
     ),
   ],
   swiftLanguageModes: [.v6]

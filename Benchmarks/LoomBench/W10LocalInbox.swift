@@ -1,6 +1,6 @@
 import Foundation
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// W10: the local inbox (SQLite) holding N = 1,000, 10,000 and 100,000 notifications on disk.
 /// Each operation is timed alone and the median reported, in ms:

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// W12: the sync log at scale. A notification center holds 2,000 notifications (all unread, the
 /// seven known types in turn) on an in-memory backend that cannot be reached: every call fails

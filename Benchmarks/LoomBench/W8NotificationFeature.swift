@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// W8: a notification center with N = 1,000, 10,000 and 100,000 notifications (all unread, the
 /// seven known types in turn) receives 10,000 `markAsRead` actions (optimistic update plus a

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// Where the app shell's notifications come from, and the live dependencies that follow: the
 /// local inbox alone, or a notifications server whose feed a local inbox caches. A shell sets

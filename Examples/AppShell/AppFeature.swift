@@ -1,6 +1,6 @@
 import Foundation
 import Loom
-import NotificationFeature
+import Notifications
 
 /// The app shell that hosts the notification center: tabs, a badge from the unread count,
 /// routing of the feature's delegate actions to a tab and a selected contact, alert or ping, and

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 /// The parsed command line: a command, its positional arguments and its options, checked
 /// against the command's ``CommandSpec``: an unknown command or option, a missing or malformed

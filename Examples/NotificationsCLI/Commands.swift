@@ -2,7 +2,7 @@ import AppShell
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// Runs one command against a session and returns what to print.
 @MainActor

@@ -2,7 +2,7 @@ import AppShell
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// A scripted session on a fresh temporary inbox, told section by section on standard output:
 /// the list, a push arriving (its banner), a tap navigating, mark-all-read, a failing backend

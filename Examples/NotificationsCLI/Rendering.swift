@@ -5,7 +5,7 @@ import Foundation
   import Darwin
 #endif
 import AppShell
-import NotificationFeature
+import Notifications
 
 /// Turns state into terminal output.
 struct Renderer {

@@ -4,7 +4,7 @@ import Foundation
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import NotificationFeature
+import Notifications
 
 /// Runs the lines of a script (`run`) against one session, one command per line; `#` starts a
 /// comment. Stops at the first failing line, whose number the error names, and returns its

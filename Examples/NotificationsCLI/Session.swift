@@ -2,7 +2,7 @@ import AppShell
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// The app shell's store, embedded: the CLI sends it actions and renders its state.
 @MainActor

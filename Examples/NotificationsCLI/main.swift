@@ -11,7 +11,7 @@ import Foundation
 #endif
 import AppShell
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 @MainActor
 func main() async -> Int32 {

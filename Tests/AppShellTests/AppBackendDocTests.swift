@@ -2,7 +2,7 @@ import AppShell
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// The snippets of `AppBackend`'s doc comments, run: the server's cannot be reached, so the

@@ -3,7 +3,7 @@ import Foundation
 import Loom
 import LoomTesting
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// The shell on its live backends, over its lifetime: on a server, the list shows the offline

@@ -1,6 +1,6 @@
 import AppShell
 import Loom
-import NotificationFeature
+import Notifications
 import Testing
 
 /// The snippet of `AppFeature`'s doc comment, run with a push client that is not authorized.

@@ -2,7 +2,7 @@ import AppShell
 import Foundation
 import Loom
 import LoomTesting
-import NotificationFeature
+import Notifications
 import Testing
 
 /// The shell renders what the feature says: banners wait in a queue and show one at a time, in

@@ -2,7 +2,7 @@ import AppShell
 import Foundation
 import Loom
 import LoomTesting
-import NotificationFeature
+import Notifications
 import Testing
 
 @MainActor

@@ -5,7 +5,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 // snippet: hide
 import Testing
 

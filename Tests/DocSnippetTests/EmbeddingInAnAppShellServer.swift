@@ -6,7 +6,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 // snippet: hide
 import Testing
 // snippet: show

@@ -70,7 +70,7 @@ enum GuidePackageFiles {
           name: "Shell",
           dependencies: [
             .product(name: "Loom", package: "Loom"),
-            .product(name: "NotificationFeature", package: "Loom"),
+            .product(name: "Notifications", package: "Loom"),
             .product(name: "NotificationClients", package: "Loom"),
           ]
         )

@@ -195,7 +195,7 @@ struct GuidePackage {
         ["sync-engine-test", "saved-pushes", "testing", "life-of-a-change"]
       ),
     ],
-    products: ("Inbox", ["Loom", "NotificationFeature"]))
+    products: ("Inbox", ["Loom", "Notifications"]))
 
   /// Builds `package` with its tests, warnings as errors; runs the executable `product` if
   /// given (and returns what it printed); runs the tests if any are `expected`, and expects each

@@ -6,7 +6,7 @@
 import Foundation
 import Loom
 import LoomTesting
-import NotificationFeature
+import Notifications
 import Testing
 
 @MainActor
@@ -22,7 +22,7 @@ import Testing
 
 // snippet: embedding
 import Loom
-import NotificationFeature
+import Notifications
 
 struct AppFeature: Reducer {
   enum Tab: Equatable { case inbox, contacts, alerts }

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// Every client endpoint runs on its caller's executor: called from the main actor, a client

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// `ChangeLogStore`: the store in memory and the local inbox's, held to the same tests, and the

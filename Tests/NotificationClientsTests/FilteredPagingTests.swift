@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// A page request with a filter (a type, unread only, or both) pages through the notifications

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// A page's cursor names its last notification, so the next page starts right after it whatever

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// The live streams of the backends this process keeps (the local inbox, the in-memory

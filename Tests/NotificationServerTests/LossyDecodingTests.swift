@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 struct LossyDecodingTests {
   @Test func oneBadItemIsReportedAndSkippedNotFatalToThePage() throws {

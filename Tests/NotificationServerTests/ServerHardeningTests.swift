@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import NotificationServerCore
 import Testing
 

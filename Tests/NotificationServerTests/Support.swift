@@ -1,6 +1,6 @@
 import Foundation
 import NotificationClients
-import NotificationFeature
+import Notifications
 import NotificationServerCore
 
 #if canImport(Glibc)

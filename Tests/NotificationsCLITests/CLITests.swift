@@ -5,7 +5,7 @@ import Foundation
   import Darwin
 #endif
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// Runs the built `notifications` executable as a subprocess, each test with its own inbox.

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 
 /// The notifications REST API and its event stream, on top of a local inbox (documented in
 /// `Docs/HTTP-API.md`), with bearer-token auth and fault injection.

@@ -1,6 +1,6 @@
 import Foundation
 import Loom
-import NotificationFeature
+import Notifications
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 /// One event of a Server-Sent Events stream, as the wire gives it.
 package struct ServerSentEventMessage: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 /// A change as the HTTP API's `/changes` endpoint sends it (documented in `Docs/HTTP-API.md`):
 ///

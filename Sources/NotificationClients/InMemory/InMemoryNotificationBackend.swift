@@ -1,6 +1,6 @@
 import Foundation
 import Loom
-import NotificationFeature
+import Notifications
 
 /// An in-memory notification backend with fault injection, for tests, previews and demos.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Loom
-import NotificationFeature
+import Notifications
 
 /// The open live streams of one backend's changes: each stream is sent each change once, in
 /// the order of the changes' cursors.

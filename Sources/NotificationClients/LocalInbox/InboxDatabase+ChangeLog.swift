@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 /// The feature's ``ChangeLog`` as rows of the inbox database ("inbox 4"): one row per record
 /// in `change_records`, one per unlisted push or local notice in `unlisted_notifications`, each

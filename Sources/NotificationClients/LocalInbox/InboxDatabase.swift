@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 /// A whole inbox of the earlier JSON format, one document per inbox, as ``InboxFile`` reads it
 /// for the import into the SQLite inbox.

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 extension LocalInbox {
   /// A client for a remote backend that keeps a copy of its feed in this inbox: an offline

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationFeature
+import Notifications
 
 extension LocalInbox {
   /// The store of the feature's ``ChangeLog`` for `scope`, in the inbox's database: the log's

@@ -1,6 +1,6 @@
 import Foundation
 import Loom
-import NotificationFeature
+import Notifications
 
 /// The embedded default backend: a notification client and a settings client over one SQLite
 /// database, so a new user gets a working notification center with zero set-up.

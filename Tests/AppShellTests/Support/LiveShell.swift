@@ -2,7 +2,7 @@ import AppShell
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// A fresh folder per test, removed afterwards.

@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// `fetchUnread`: the unread notifications about an entity, whether or not a page listed them,

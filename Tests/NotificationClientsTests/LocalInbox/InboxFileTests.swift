@@ -1,6 +1,6 @@
 import Foundation
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// A fresh folder per test, removed afterwards.

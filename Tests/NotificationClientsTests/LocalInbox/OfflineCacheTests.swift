@@ -1,7 +1,7 @@
 import Foundation
 import Loom
 import NotificationClients
-import NotificationFeature
+import Notifications
 import Testing
 
 /// A notification; `version` is the cursor of the remote's last change to it, `nil` for one

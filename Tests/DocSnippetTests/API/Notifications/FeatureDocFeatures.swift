@@ -1,0 +1,120 @@
+// The snippets of the doc comments of Sources/Notifications/Feature. The stores run their
+// effects for real; the tests wait for the state they expect in `store.states`, with a time limit
+// so that a regression fails instead of hanging.
+
+import Foundation
+import Loom
+import NotificationClients
+import Notifications
+import Testing
+
+/// A shell that embeds push registration, as the doc comment of PushRegistrationFeature shows.
+struct FeatureDocPushShell: Reducer {
+  struct State: Equatable {
+    var pushRegistration = PushRegistrationFeature.State()
+  }
+  enum Action: Sendable {
+    case pushRegistration(PushRegistrationFeature.Action)
+  }
+
+  var body: some ReducerOf<Self> {
+    // snippet: push-registration
+    Scope(state: \.pushRegistration, action: .pushRegistration) { PushRegistrationFeature() }
+    // snippet: hide
+  }
+}
+
+extension CasePath
+where Root == FeatureDocPushShell.Action, Value == PushRegistrationFeature.Action {
+  static var pushRegistration: Self {
+    Self(FeatureDocPushShell.Action.pushRegistration) {
+      if case .pushRegistration(let action) = $0 { action } else { nil }
+    }
+  }
+}
+
+struct FeatureDocPushShellTests {
+  @MainActor
+  @Test(.timeLimit(.minutes(1))) func startingRegistrationUploadsTheDeviceToken() async {
+    let uploaded = LockedState<[String]>([])
+    let store = Store(initialState: FeatureDocPushShell.State()) {
+      FeatureDocPushShell()
+    } withDependencies: {
+      $0.pushClient = PushClient(
+        authorizationStatus: { .notDetermined },
+        requestAuthorization: { .authorized },
+        register: {},
+        deviceTokens: { ["token-1"].featureDocStream },
+        responses: { AsyncStream { $0.finish() } },
+        uploadToken: { token in uploaded.withLock { $0.append(token) } },
+        removeToken: { _ in })
+      $0.continuousClock = ImmediateClock()
+      $0.settingsClient = .inMemory()
+    }
+    // snippet: show
+    store.send(.pushRegistration(.start))
+    // snippet: end
+    for await state in store.states where state.pushRegistration.uploadedToken != nil { break }
+    #expect(store.state.pushRegistration.phase == .registered)
+    #expect(store.state.pushRegistration.authorization == .authorized)
+    #expect(store.state.pushRegistration.uploadedToken == "token-1")
+    #expect(uploaded.withLock { $0 } == ["token-1"])
+  }
+}
+
+struct FeatureDocNotificationsTests {
+  @MainActor
+  @Test(.timeLimit(.minutes(1))) func onAppearLoadsTheFeed() async {
+    let notifications = FeatureDocSamples.notifications.filter { !$0.isLocal }
+    // snippet: notifications-feature
+    let store = Store(initialState: NotificationsFeature.State()) {
+      NotificationsFeature()
+    } withDependencies: {
+      $0.notificationClient = InMemoryNotificationBackend(seed: notifications).client
+    }
+    store.send(.onAppear)
+    // snippet: end
+    for await state in store.states where state.hasLoadedOnce { break }
+    #expect(store.state.notifications.elements == notifications)
+    #expect(store.state.badgeText == "2")
+    store.cancelAll()
+  }
+
+  @MainActor
+  @Test(.timeLimit(.minutes(1))) func aScopedStoreSendsThePreferencesActions() async {
+    let store = Store(initialState: NotificationsFeature.State()) {
+      NotificationsFeature()
+    } withDependencies: {
+      $0.settingsClient = .inMemory()
+    }
+    // snippet: preferences-case-path
+    let preferencesStore = store.scope(state: \.preferences, action: .preferences)
+    // snippet: end
+    preferencesStore.send(.typeToggled(.ping, isOn: false))
+    #expect(preferencesStore.state.muted == [.ping])
+    #expect(store.state.mutedTypes == [.ping])
+    for await state in store.states where state.preferences.pendingSaves.isEmpty { break }
+    #expect(store.state.mutedTypes == [.ping])
+  }
+
+  @MainActor
+  @Test(.timeLimit(.minutes(1))) func turningATypeOffMutesItAndSavesIt() async throws {
+    let settings = SettingsClient.inMemory()
+    let store = Store(initialState: NotificationsFeature.State()) {
+      NotificationsFeature()
+    } withDependencies: {
+      $0.settingsClient = settings
+    }
+    // snippet: preferences
+    store.send(.preferences(.typeToggled(.ping, isOn: false)))
+    // snippet: end
+    #expect(store.state.preferences.muted == [.ping])
+    for await state in store.states where state.preferences.pendingSaves.isEmpty { break }
+    let saved = try await settings.load(
+      [NotificationType].self, forKey: NotificationPreferencesFeature.settingsKey)
+    #expect(saved == [.ping])
+    store.send(.preferences(.typeToggled(.alert, isOn: false)))
+    #expect(store.state.preferences.muted == [.ping])
+    #expect(store.state.preferences.error != nil)
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Loom
+import LoomTesting
+import Notifications
+import Testing
+
+@MainActor
+struct PreferencesTests {
+  func makePreferencesStore(
+    _ prepare: @escaping (inout DependencyValues) -> Void = { _ in }
+  ) -> TestStore<NotificationPreferencesFeature.State, NotificationPreferencesFeature.Action> {
+    let store = TestStore(initialState: NotificationPreferencesFeature.State()) {
+      NotificationPreferencesFeature()
+    } withDependencies: {
+      $0.settingsClient = .inMemory()
+      $0.pushClient.authorizationStatus = { .authorized }
+      prepare(&$0)
+    }
+    store.timeout = featureTestTimeout
+    return store
+  }
+
+  @Test func appearingLoadsTheSavedChoicesAndTheAuthorization() async {
+    let settings = SettingsClient.inMemory()
+    try? await settings.save([NotificationType.ping, .alert], forKey: NotificationPreferencesFeature.settingsKey)
+    let store = makePreferencesStore { $0.settingsClient = settings }
+    await store.send(.onAppear)
+    await store.receive(.loaded(muted: [.ping, .alert], authorization: .authorized)) {
+      $0.muted = [.ping]  // alerts cannot be muted, even if a file says so
+      $0.authorization = .authorized
+    }
+  }
+
+  @Test func aToggleIsSavedOptimistically() async {
+    let store = makePreferencesStore()
+    await store.send(.typeToggled(.ping, isOn: false)) {
+      $0.muted = [.ping]
+      $0.lastSaveID = 1
+      $0.pendingSaves = [1: []]
+    }
+    await store.receive(.saveFinished(id: 1, error: nil)) { $0.pendingSaves = [:] }
+  }
+
+  @Test func aFailedSaveRollsBack() async {
+    let store = makePreferencesStore {
+      $0.settingsClient.saveData = { _, _ in throw UserFacingError.operationFailed(message: "disk full") }
+    }
+    await store.send(.typeToggled(.role, isOn: false)) {
+      $0.muted = [.role]
+      $0.lastSaveID = 1
+      $0.pendingSaves = [1: []]
+    }
+    await store.receive(.saveFinished(id: 1, error: .operationFailed(message: "disk full"))) {
+      $0.pendingSaves = [:]
+      $0.muted = []
+      $0.error = .operationFailed(message: "disk full")
+    }
+  }
+
+  @Test func alertsCannotBeTurnedOff() async {
+    let store = makePreferencesStore()
+    await store.send(.typeToggled(.alert, isOn: false)) {
+      $0.error = .operationFailed(message: "Alert notifications cannot be turned off.")
+    }
+  }
+
+  @Test func requestingAuthorizationRecordsTheAnswer() async {
+    let store = makePreferencesStore { $0.pushClient.requestAuthorization = { .provisional } }
+    await store.send(.requestAuthorizationTapped)
+    await store.receive(.authorizationChanged(.provisional)) { $0.authorization = .provisional }
+  }
+
+  @Test func aTypeMutedInThePreferencesIsNotAnnouncedAsABanner() async {
+    let store = makeStore([])
+    await store.send(.preferences(.typeToggled(.ping, isOn: false))) {
+      $0.preferences.muted = [.ping]
+      $0.preferences.lastSaveID = 1
+      $0.preferences.pendingSaves = [1: []]
+    }
+    await store.receive(.preferences(.saveFinished(id: 1, error: nil))) {
+      $0.preferences.pendingSaves = [:]
+    }
+    let json = #"{"id":"m1","type":"ping","title":"Title m1","body":"Message m1"}"#
+    await store.send(.pushReceived(payload(json))) {
+      $0.notifications = [Fixtures.notification("m1")]
+      $0.unlistedPushIDs = ["m1"]
+      $0.pushesBeingSaved = saved(Fixtures.notification("m1"))
+    }
+    await store.receivePushesSaved()
+    await store.receive(.delegate(.unreadCountChanged(1)))
+  }
+
+  @Test func presentingThePreferencesLoadsThem() async {
+    let settings = SettingsClient.inMemory()
+    try? await settings.save(
+      [NotificationType.role], forKey: NotificationPreferencesFeature.settingsKey)
+    let store = makeStore {
+      $0.settingsClient = settings
+      $0.pushClient.authorizationStatus = { .authorized }
+    }
+    await store.send(.setPreferencesPresented(true)) { $0.isPreferencesPresented = true }
+    await store.receive(.preferences(.onAppear))
+    await store.receive(.preferences(.loaded(muted: [.role], authorization: .authorized))) {
+      $0.preferences.muted = [.role]
+      $0.preferences.authorization = .authorized
+    }
+    await store.send(.setPreferencesPresented(false)) { $0.isPreferencesPresented = false }
+  }
+}

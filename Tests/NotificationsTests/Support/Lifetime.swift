@@ -1,0 +1,229 @@
+import Foundation
+import Loom
+import NotificationClients
+import Notifications
+import Testing
+
+/// One app lifetime for ``LifetimeModelTests``: a store (rebuilt at each relaunch) on an
+/// in-memory backend behind a ``LifetimeNetwork``, settings shared by every launch
+/// (``LifetimeSettings``), the reference model, and the trace of what happened.
+///
+/// Everything runs on the main actor: the store's effects, the backend's calls, the settings'
+/// reads and writes, and the test's own steps. Time passes only on the test clock. So a seed
+/// replays identically: ``settle()`` decides that nothing more can happen without the clock by
+/// a fixed number of yields and the state of the main actor, never by the time, and the digest
+/// (``LifetimeDigest``) of two runs of a seed is the same.
+@MainActor
+final class Lifetime {
+  typealias Feature = NotificationsFeature
+
+  /// One generator over every launch: a local notice saved by one launch keeps its id, and the
+  /// next launch's notices get new ones.
+  let uuids = UUIDGenerator.incrementing
+  let seed: UInt64
+  let tracing: Bool
+  var random: SeededRandomNumberGenerator
+  static let start = Date(timeIntervalSince1970: 1_700_000_000)
+  var start: Date { Self.start }
+  let clock: TestClock
+  let backend: InMemoryNotificationBackend
+  let network: LifetimeNetwork
+  /// One settings store for every launch, as the device keeps it.
+  let settings = LifetimeSettings()
+  var store: Store<Feature.State, Feature.Action>
+  var model = LifetimeReferenceModel()
+  /// What the stores processed, over every launch: the errors the feature reported, the last
+  /// actions, and the digest.
+  let log: LifetimeLog
+  var trace: [String] = []
+  var step = 0
+  var failed = false
+  var nextID = 0
+  var faults = "none"
+  /// Whether the person cleared all since everything last converged: the clear-all may be
+  /// queued in the outbox.
+  var clearAllMayBeQueued = false
+  /// The notifications the person changed since effects last settled: their calls may not
+  /// have started yet.
+  var touchedSinceSettle: Set<String> = []
+
+  init(seed: UInt64, tracing: Bool, digesting: Bool = false) {
+    self.seed = seed
+    self.tracing = tracing
+    self.random = SeededRandomNumberGenerator(seed: seed)
+    let clock = TestClock()
+    let log = LifetimeLog(digesting: digesting, tracing: tracing)
+    self.clock = clock
+    self.log = log
+    let types = NotificationType.knownCases
+    let start = Self.start
+    var seedFeed: [NotificationData] = []
+    for index in 0..<70 {
+      let target: NotificationTarget =
+        index % 4 == 0 ? .contact(contactID: "c\(index % 3)") : .none
+      let timestamp = start.addingTimeInterval(-Double(index) * 60)
+      seedFeed.append(
+        NotificationData(
+          id: "n\(index)", type: types[index % types.count], title: "T\(index)", message: "",
+          timestamp: timestamp, isRead: index % 3 == 0, target: target))
+    }
+    let backend = InMemoryNotificationBackend(seed: seedFeed, randomSeed: seed)
+    let network = LifetimeNetwork(backend: backend, clock: clock, seed: seed)
+    self.backend = backend
+    self.network = network
+    store = Self.makeStore(
+      network: network, settings: settings.client, clock: clock, start: start, seed: seed,
+      uuids: uuids, log: log)
+  }
+
+  /// A store as a launch makes it: empty, with the shared settings and backend.
+  func makeStore() -> Store<Feature.State, Feature.Action> {
+    Self.makeStore(
+      network: network, settings: settings.client, clock: clock, start: start, seed: seed,
+      uuids: uuids, log: log)
+  }
+
+  static func makeStore(
+    network: LifetimeNetwork, settings: SettingsClient, clock: TestClock, start: Date,
+    seed: UInt64, uuids: UUIDGenerator, log: LifetimeLog
+  ) -> Store<Feature.State, Feature.Action> {
+    Store(initialState: Feature.State()) {
+      Feature()
+      Reduce { _, action in
+        log.processed(action)
+        return .none
+      }
+    } withDependencies: {
+      $0.notificationClient = network.client
+      $0.settingsClient = settings
+      $0.pushClient = .unavailable
+      $0.continuousClock = clock
+      $0.uuid = uuids
+      $0.date = .constant(start)
+      $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: seed))
+    }
+  }
+
+  // MARK: Living
+
+  func live(steps: Int) async {
+    store.send(.onAppear)
+    await settle()
+    await letTimePass(.seconds(1))
+    check()
+    while step < steps, !failed {
+      step += 1
+      for _ in 0..<Int.random(in: 1...3, using: &random) {
+        await act()
+        if failed { return }
+      }
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0..<3: await settle()
+      case 3..<8: await letTimePass(.milliseconds(Int.random(in: 0...1_500, using: &random)))
+      case 8: await letTimePass(.seconds(Int.random(in: 5...70, using: &random)))
+      default: await settle()
+      }
+      check()
+      if step % 30 == 0, !failed { await converge() }
+    }
+    if !failed { await converge() }
+    store.cancelAll()
+    if log.digesting {
+      let digest = log.digest(adding: "end: \(Self.summary(of: store.state))")
+      print("DIGEST seed \(seed): \(digest.hex) (\(step) steps, \(digest.count) entries)")
+    }
+  }
+
+  /// Yields in each round of ``settle()``.
+  static let yieldsPerRound = 10
+  /// Rounds in a row with nothing changed that make ``settle()`` return.
+  static let quietRoundsToSettle = 3
+  /// Rounds after which ``settle()`` gives up: effects that keep changing the state without
+  /// the clock loop.
+  static let maximumSettleRounds = 4_000
+
+  /// Lets every effect that can run without the clock run: yields on the main actor until a
+  /// few rounds of ``yieldsPerRound`` yields pass with no change to the state, no call inside
+  /// the backend and no live stream's reader taking a change; then sends the live streams the
+  /// backend's next change, one at a time, the same way, until none is left.
+  ///
+  /// Every effect, backend call and settings write runs on the main actor, in the order its jobs
+  /// were enqueued. A task resumed from a continuation reaches the main actor through the global
+  /// executor, when the machine lets it: here only the tasks the test clock wakes, which
+  /// `TestClock.advance` waits for one at a time, and the readers of live streams, which are
+  /// sent a change only from here, once nothing else can run, and waited for by their own
+  /// signal (``LifetimeNetwork/isBusy``). So the same seed takes the same path on every run:
+  /// nothing here reads the time or waits on another thread.
+  func settle() async {
+    var quietRounds = 0
+    var last = store.state
+    for _ in 0..<Self.maximumSettleRounds {
+      for _ in 0..<Self.yieldsPerRound { await Task.yield() }
+      let state = store.state
+      guard network.callsInBackend == 0, !network.isBusy, state == last else {
+        quietRounds = 0
+        last = state
+        continue
+      }
+      quietRounds += 1
+      guard quietRounds >= Self.quietRoundsToSettle else { continue }
+      if await network.deliverNextEvent() {
+        quietRounds = 0
+        continue
+      }
+      touchedSinceSettle = []
+      return
+    }
+    fail(["effects kept changing the state for \(Self.maximumSettleRounds) rounds without the clock"])
+  }
+
+  func letTimePass(_ duration: Duration) async {
+    await settle()
+    await clock.advance(by: duration)
+    await settle()
+  }
+
+  func record(_ line: String) {
+    trace.append("step \(step): \(line)")
+    if log.digesting {
+      _ = log.digest(adding: "step \(step): \(line) | \(Self.summary(of: store.state))")
+    }
+    if tracing {
+      let state = store.state
+      print(
+        "TRACE step \(step): \(line) | listed \(state.notifications.count), unread "
+          + "\(state.unreadCount), \(state.connection), error \(String(describing: state.error))")
+    }
+  }
+
+  /// What the person sees, for the digest: the list (ids and read state, in order), the count,
+  /// the connection and the error.
+  static func summary(of state: Feature.State) -> String {
+    "\(describe(state.notifications.elements)) | unread \(state.unreadCount), "
+      + "\(state.connection), error \(String(describing: state.error))"
+  }
+
+  /// Fails the test once, naming the seed, the step and the steps before it.
+  func fail(_ problems: [String]) {
+    guard !failed else { return }
+    failed = true
+    let lastSteps = trace.suffix(25).joined(separator: "\n  ")
+    let lastActions = log.recentActions.suffix(25).joined(separator: "\n  ")
+    Issue.record(
+      """
+      Lifetime seed \(seed), step \(step): \(problems.joined(separator: "; "))
+      Replay: LOOM_MODEL_TRACE=\(seed) swift test --filter LifetimeModelTests
+      Last steps:
+        \(lastSteps)
+      Last actions:
+        \(lastActions)
+      """)
+  }
+
+  /// Checks the list against the model.
+  func check() {
+    model.errors = log.reportedErrors
+    let problems = model.problems(with: store.state.notifications)
+    if !problems.isEmpty { fail(problems) }
+  }
+}
