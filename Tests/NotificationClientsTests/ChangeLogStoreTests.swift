@@ -36,6 +36,29 @@ struct ChangeLogStoreTests {
     #expect(loaded == session.log)
   }
 
+  /// Writes are applied in the order they were called, though the caller does not wait for one
+  /// before calling the next: a reducer starts a write per action, and a record saved by one
+  /// action and removed by the next must not be saved again by the first write landing last.
+  /// (The inbox ran each write on the shared pool, in whatever order its threads took them.)
+  @Test(arguments: Place.Kind.allCases)
+  @MainActor
+  func writesCalledWithoutWaitingAreAppliedInTheOrderCalled(kind: Place.Kind) async throws {
+    let place = Place(kind)
+    defer { place.remove() }
+    let store = place.store()
+    var resurrected: [Int] = []
+    for round in 0..<200 {
+      let record = ChangeRecord(id: UUID(UInt64(round + 1)), intent: .markAsRead("n\(round)"))
+      // Task.immediate runs each write's start here, in this order, before the next begins.
+      let saving = Task.immediate { try await store.write([.saveRecord(record)]) }
+      let removing = Task.immediate { try await store.write([.removeRecord(id: record.id)]) }
+      try await saving.value
+      try await removing.value
+      if try await store.load().records[id: record.id] != nil { resurrected.append(round) }
+    }
+    #expect(resurrected == [])
+  }
+
   @Test(arguments: Place.Kind.allCases)
   func twoProcessesAppendingAndReceivingInTurnLoseNothing(kind: Place.Kind) async throws {
     let place = Place(kind)

@@ -19,17 +19,18 @@ extension LocalInbox {
   ///   accounts (an offline cache of each, say), and a store reads and writes its scope's
   ///   alone. Any text that names the server and the account, the same at every launch.
   ///
-  /// The database work runs off the caller's executor (see ``offCaller(_:)``). Errors reach the
+  /// The database work runs off the caller's executor, in the order of the calls: a write or a
+  /// load called before another is applied before it (see ``inCallOrder(_:)``). Errors reach the
   /// caller as `UserFacingError.operationFailed` carrying the ``InboxError``'s description.
   public func changeLogStore(scope: String) -> ChangeLogStore {
     ChangeLogStore(
       load: {
-        try await Self.offCaller {
+        try await self.inCallOrder {
           try self.withChangeLogDatabase { database in try database.changeLog(scope: scope) }
         }
       },
       write: { writes in
-        try await Self.offCaller {
+        try await self.inCallOrder {
           try self.withChangeLogDatabase { database in try database.write(writes, scope: scope) }
         }
       }

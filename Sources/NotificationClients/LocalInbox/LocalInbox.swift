@@ -33,6 +33,9 @@ public final class LocalInbox: Sendable {
   private let pollInterval: Duration
   private let opened = LockedState<InboxDatabase?>(nil)
   private let broadcast = ChangeBroadcast()
+  /// The change log stores' database work, one call at a time in the order called (see
+  /// ``inCallOrder(_:)``).
+  let changeLogQueue = DispatchQueue(label: "LocalInbox.changeLogQueue")
 
   /// Creates an inbox over the database at `url` (opened on first use). The live stream
   /// notices other processes' changes by checking the database every `pollInterval` on `clock`.
@@ -227,6 +230,24 @@ public final class LocalInbox: Sendable {
     -> Result
   {
     try body()
+  }
+
+  /// Runs `body` off the caller's executor after every body this inbox's change log stores
+  /// called before it, and waits for it: a write a reducer starts per action lands in the order
+  /// of the actions, though nothing waits for one write before starting the next, and a load
+  /// sees every write called before it.
+  ///
+  /// Unlike ``offCaller(_:)``, whose calls take the database's lock in whatever order the pool's
+  /// threads reach it: a record saved by one action and removed by the next was saved again
+  /// when the first write came last. The order is fixed before the first suspension: the
+  /// endpoints are `nonisolated(nonsending)`, so `body` is put on the queue by the caller,
+  /// synchronously, in the order of its calls.
+  nonisolated(nonsending) func inCallOrder<Value: Sendable>(
+    _ body: @escaping @Sendable () throws -> Value
+  ) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+      changeLogQueue.async { continuation.resume(with: Swift.Result { try body() }) }
+    }
   }
 
   // MARK: Opening

@@ -26,6 +26,8 @@ public struct ChangeLogStore: Sendable {
   /// and notices.
   public var load: nonisolated(nonsending) @Sendable () async throws -> ChangeLog
   /// Saves the writes, in order, in one transaction: all of them or, when it throws, none.
+  /// Calls are applied in the order they are made, whether or not the caller waits for one
+  /// before making the next, and a ``load`` sees every write called before it.
   public var write: nonisolated(nonsending) @Sendable ([ChangeLog.Write]) async throws -> Void
 
   public init(
