@@ -1,4 +1,4 @@
-// The snippets of the doc comments of ChangeLog, ChangeRecord and ChangeLogStore.
+// The snippets of the doc comments of ChangeLog, ChangeRecord, ChangeLogStore and ServerFeed.
 
 import Foundation
 import Loom
@@ -20,6 +20,21 @@ struct SyncLogDocSnippets {
     log.forget(upTo: 42)                                // a page at 42 reflects it: it leaves
     // snippet: end
     #expect(log.isEmpty)
+  }
+
+  @Test func aLateAnswerDoesNotUndoANewerOne() {
+    let readCopy = NotificationData(
+      id: "n1", type: .ping, title: "Hi", message: "", timestamp: .now, isRead: true, version: 9)
+    var feed = ServerFeed()
+    let values = featureDocValues {
+      // snippet: server-feed
+      feed.replace(with: NotificationPage(items: [readCopy], changeCursor: 9))
+      feed.apply(NotificationEvent(.deleted(id: readCopy.id), cursor: 10))
+      feed.replace(with: NotificationPage(items: [readCopy], changeCursor: 8))   // late: older
+      feed.notifications.isEmpty   // true
+      // snippet: end
+    }
+    #expect(values.compactMap { $0 as? Bool } == [true, true, false, true])
   }
 
   @Test func aRecordStartsPending() {

@@ -1,0 +1,210 @@
+import Foundation
+
+/// What the server has said about the feed, newest by cursor: the newest copy of each
+/// notification it listed, and the deletions it reported. An answer that arrives late (a page
+/// asked for before a change, an event a catch-up replays, a notification fetched before another
+/// device deleted it) never undoes what a newer one said.
+///
+/// It is the truth the ``ChangeLog`` is replayed on: `shown = log.shown(over: feed.notifications)`.
+///
+/// ```swift
+/// feed.replace(with: NotificationPage(items: [readCopy], changeCursor: 9))
+/// feed.apply(NotificationEvent(.deleted(id: readCopy.id), cursor: 10))
+/// feed.replace(with: NotificationPage(items: [readCopy], changeCursor: 8))   // late: older
+/// feed.notifications.isEmpty   // true
+/// ```
+///
+/// Everything the server says is placed by a cursor: a copy by its
+/// ``NotificationData/version``, or, when it has none, by the cursor of what carried it (a
+/// page's ``NotificationPage/changeCursor``, an event's ``NotificationEvent/cursor``), with
+/// which it is stamped. A copy or a deletion that carries no cursor at all (a backend that does
+/// not order what it says) is taken as it arrives.
+///
+/// Rules it keeps (`ServerFeedTests` delivers a server's history late, twice and out of order,
+/// and checks them):
+///
+/// 1. A copy replaces the one held only if it is not older.
+/// 2. A deletion at a cursor removes a copy not newer than it, and is remembered (at least the
+///    newest ``maximumRemembered``) so that a copy not newer than it, arriving later, is not
+///    listed.
+/// 3. A first page at a cursor is the feed as of that cursor, down to its last notification
+///    (its reach): a copy within its reach that it does not list, and that is not newer, was
+///    deleted by then (rule 2), and so was one that arrives later. Beyond its reach nothing is
+///    known, and what is held stays.
+/// 4. ``cursor`` is the newest cursor of a first page or an event applied: the live stream's
+///    next catch-up starts after it.
+public struct ServerFeed: Sendable, Hashable {
+  /// The newest copy of each notification the server listed and has not deleted, in the feed's
+  /// order.
+  public private(set) var notifications: NotificationFeed = []
+  /// The newest cursor of a first page or an event applied; `nil` before any (or with a backend
+  /// that does not say).
+  public private(set) var cursor: ChangeCursor?
+  /// The first pages applied that no newer one reaches as far as: each page's cursor and how
+  /// far down the feed it reaches, newest first. Usually one; two or three when a late answer
+  /// reached further than a newer page (a whole feed, say, after a first page of 50).
+  public private(set) var listings: [Listing] = []
+
+  /// The newest first page applied.
+  public var listing: Listing? { listings.first }
+  /// The notifications the server deleted, each with the cursor of its deletion.
+  public private(set) var deletions: [String: ChangeCursor] = [:]
+
+  /// How many deletions are remembered at least: the newest by cursor. A copy older than a deletion
+  /// forgotten (one asked for before a thousand newer deletions, answered after them) is listed
+  /// until the next first page.
+  public static let maximumRemembered = 1_000
+
+  public init() {}
+
+  /// What a first page said: the feed as of `cursor`, from its top down to `through` (every
+  /// notification when `nil`).
+  public struct Listing: Sendable, Hashable {
+    public var cursor: ChangeCursor
+    /// The position of the page's last notification; `nil` when the page was the whole feed.
+    public var through: FeedPosition?
+
+    public init(cursor: ChangeCursor, through: FeedPosition?) {
+      self.cursor = cursor
+      self.through = through
+    }
+
+    /// Whether `copy` sorts within the page: the page would have listed it, had the server
+    /// had it at ``cursor``.
+    public func reaches(_ copy: NotificationData) -> Bool {
+      reaches(timestamp: copy.timestamp, id: copy.id)
+    }
+
+    func reaches(timestamp: Date, id: String) -> Bool {
+      guard let through else { return true }
+      if timestamp != through.timestamp { return timestamp > through.timestamp }
+      return id <= through.id
+    }
+
+    /// Whether this page says at least what `other` says: it is not older and reaches as far.
+    func covers(_ other: Listing) -> Bool {
+      guard cursor >= other.cursor else { return false }
+      guard let end = other.through else { return through == nil }
+      return reaches(timestamp: end.timestamp, id: end.id)
+    }
+  }
+
+  /// Takes a copy of a notification the server sent, carried by something at `cursor` (a page,
+  /// an event), unless the copy held or a deletion is newer (rules 1 and 2).
+  ///
+  /// - Returns: Whether the copy is now the one held.
+  @discardableResult
+  public mutating func receive(_ copy: NotificationData, at cursor: ChangeCursor? = nil) -> Bool {
+    var copy = copy
+    if copy.version == nil { copy.version = cursor }
+    if let version = copy.version, let deleted = deletions[copy.id], version <= deleted {
+      return false
+    }
+    let held = notifications[id: copy.id]
+    // A first page did not list it, though it would have: deleted by then (rule 3).
+    if held == nil, let version = copy.version,
+      listings.contains(where: { version <= $0.cursor && $0.reaches(copy) })
+    {
+      return false
+    }
+    if let held {
+      if let version = copy.version, let heldVersion = held.version, version < heldVersion {
+        return false
+      }
+      notifications.remove(id: copy.id)
+    }
+    notifications.insert(copy, at: notifications.insertionIndex(for: copy))
+    return true
+  }
+
+  /// Takes the server's deletion of a notification at `cursor` (rule 2): the copy held goes
+  /// unless it is newer.
+  ///
+  /// - Returns: Whether a copy was removed.
+  @discardableResult
+  public mutating func remove(_ id: String, at cursor: ChangeCursor?) -> Bool {
+    if let cursor, deletions[id].map({ $0 < cursor }) ?? true {
+      deletions[id] = cursor
+      forgetOldestDeletions()
+    }
+    guard let held = notifications[id: id] else { return false }
+    if let cursor, let version = held.version, version > cursor { return false }
+    notifications.remove(id: id)
+    return true
+  }
+
+  /// Applies a first page (rule 3).
+  ///
+  /// - Returns: Whether it is the newest first page applied (not an answer to an earlier
+  ///   refresh that came after a later one's): the one a next page follows.
+  @discardableResult
+  public mutating func replace(with page: NotificationPage) -> Bool {
+    replace(with: page.items, at: page.changeCursor, whole: !page.hasMore)
+  }
+
+  /// Adds a later page: each copy as ``receive(_:at:)`` takes it. Nothing held is dropped.
+  public mutating func append(_ page: NotificationPage) {
+    for copy in page.items { receive(copy, at: page.changeCursor) }
+  }
+
+  /// Applies an event of the live stream or a catch-up: a copy inserted or updated, a deletion,
+  /// or a snapshot of the whole feed (a first page of everything). An event older than what is
+  /// held changes nothing (rules 1 to 3), so a catch-up may replay events the stream sent.
+  ///
+  /// - Returns: Whether it changed the feed; for a snapshot, whether it is the newest first
+  ///   page applied.
+  @discardableResult
+  public mutating func apply(_ event: NotificationEvent) -> Bool {
+    if let position = event.cursor { cursor = max(cursor ?? position, position) }
+    switch event.change {
+    case .inserted(let copy), .updated(let copy): return receive(copy, at: event.cursor)
+    case .deleted(let id): return remove(id, at: event.cursor)
+    case .snapshot(let copies): return replace(with: copies, at: event.cursor, whole: true)
+    }
+  }
+
+  private mutating func replace(
+    with copies: [NotificationData], at position: ChangeCursor?, whole: Bool
+  ) -> Bool {
+    guard let position else {
+      // A backend that does not order what it says: the list is the page.
+      notifications.removeAll()
+      listings = []
+      for copy in copies { receive(copy) }
+      return true
+    }
+    // A page that lists nothing but says there is more reaches nothing.
+    let last = copies.min { NotificationData.isOrderedBefore($1, $0) }
+    let page = Listing(
+      cursor: position,
+      through: whole
+        ? nil : FeedPosition(timestamp: last?.timestamp ?? .distantFuture, id: last?.id ?? ""))
+    let listed = Set(copies.lazy.map(\.id))
+    // Within the page's reach, a copy it does not list and does not reflect was deleted by then.
+    let gone = notifications.filter { copy in
+      !listed.contains(copy.id) && page.reaches(copy) && copy.version.map { $0 <= position } ?? true
+    }
+    for copy in gone { remove(copy.id, at: position) }
+    let isNewest = listing.map { $0.cursor <= position } ?? true
+    // Its own copies are not held back by what it says (a newer page still holds back the
+    // copies it did not list).
+    let others = listings.filter { !page.covers($0) }
+    listings = others
+    for copy in copies { receive(copy, at: position) }
+    cursor = max(cursor ?? position, position)
+    if !others.contains(where: { $0.covers(page) }) {
+      listings = (others + [page]).sorted { $0.cursor > $1.cursor }
+    }
+    return isNewest
+  }
+
+  /// Keeps the newest ``maximumRemembered`` deletions once twice as many are remembered: each
+  /// deletion costs O(log *k*) amortized.
+  private mutating func forgetOldestDeletions() {
+    guard deletions.count > 2 * Self.maximumRemembered else { return }
+    let oldest = deletions.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+    for (id, _) in oldest.prefix(deletions.count - Self.maximumRemembered) {
+      deletions[id] = nil
+    }
+  }
+}
