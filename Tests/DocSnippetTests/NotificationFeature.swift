@@ -172,8 +172,9 @@ let feed = [
   #expect(log.recordsReadyToSend == [UUID(1)])
   log.markSending(UUID(1))
 
-  // Offline: nothing counts, it waits for the next attempt.
+  // Offline: nothing counts, it waits for its backoff, then its next attempt.
   #expect(log.fail(UUID(1), with: .network, at: .now) == .willRetry(failures: 0))
+  log.retry(UUID(1))
   log.markSending(UUID(1))
 
   // The server applied it at cursor 42. A page read before (version 40) still shows it read.

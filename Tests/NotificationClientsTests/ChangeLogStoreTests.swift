@@ -304,16 +304,18 @@ struct ChangeLogStoreTests {
     log.markSending(UUID(4))
     log.acknowledge(UUID(4), at: 42)
     log.record(.deleteAll(upTo: FeedPosition(push("n9", at: -0.000_5))), id: UUID(5))
+    log.record(.markAsRead("n6"), id: UUID(6))
     let statuses = Set(
       log.records.map { record in
         switch record.status {
         case .pending: "pending"
         case .sending: "sending"
+        case .waiting: "waiting"
         case .awaitingListing: "awaitingListing"
         case .acknowledged: "acknowledged"
         }
       })
-    precondition(statuses.count == 4 && log.records[id: UUID(1)]?.firstFailure != nil)
+    precondition(statuses.count == 5 && log.records[id: UUID(1)]?.firstFailure != nil)
     return log
   }
 

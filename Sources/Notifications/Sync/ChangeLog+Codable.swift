@@ -26,14 +26,17 @@ extension ChangeLog: Codable {
 }
 
 extension ChangeLog {
-  /// The log as a new launch takes it from what was saved: a record that was in flight is
-  /// pending again, sent with the same id (the server applies it once however often it gets
-  /// it).
+  /// The log as a new launch takes it from what was saved: a record that was in flight, or
+  /// waiting for its backoff, is pending again, sent with the same id (the server applies it
+  /// once however often it gets it).
   public var restoredForLaunch: ChangeLog {
     var log = self
     for record in records {
-      if case .sending(let failures) = record.status {
+      switch record.status {
+      case .sending(let failures), .waiting(let failures):
         log.records[id: record.id]?.status = .pending(failures: failures)
+      case .pending, .awaitingListing, .acknowledged:
+        break
       }
     }
     return log
@@ -72,5 +75,22 @@ extension ChangeLog {
       merged.records.append(record)
     }
     return merged
+  }
+}
+
+extension ChangeLog {
+  /// The log a store holds that read as this one, once `written`, a log whose every row was
+  /// written as it changed, is written after it: this log's records, then the records of
+  /// `written` it does not have; the unlisted notifications of both.
+  func holding(_ written: ChangeLog) -> ChangeLog {
+    var held = self
+    for record in written.records where held.records[id: record.id] == nil {
+      held.records.append(record)
+    }
+    for notification in written.unlisted where !held.unlisted.contains(id: notification.id) {
+      held.unlisted.insert(notification, at: held.unlisted.insertionIndex(for: notification))
+      held.received[notification.id] = written.received[notification.id]
+    }
+    return held
   }
 }

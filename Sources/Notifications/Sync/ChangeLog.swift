@@ -133,6 +133,7 @@ public struct ChangeLog: Sendable, Hashable {
     records.removeAll { record in
       switch (record.intent, record.status) {
       case (.markAsRead(id), .pending), (.markAsUnread(id), .pending),
+        (.markAsRead(id), .waiting), (.markAsUnread(id), .waiting),
         (.markAsRead(id), .awaitingListing), (.markAsUnread(id), .awaitingListing):
         true
       default:
@@ -240,7 +241,7 @@ public struct ChangeLog: Sendable, Hashable {
     }
     var failures: Int
     switch record.status {
-    case .pending(let count), .sending(let count): failures = count
+    case .pending(let count), .sending(let count), .waiting(let count): failures = count
     case .awaitingListing, .acknowledged: failures = 0
     }
     if case .network = error {
@@ -255,9 +256,16 @@ public struct ChangeLog: Sendable, Hashable {
       records.remove(id: id)
       return .removed(record, error: .outboxGaveUp)
     }
-    record.status = .pending(failures: failures)
+    record.status = .waiting(failures: failures)
     records[id: id] = record
     return .willRetry(failures: failures)
+  }
+
+  /// A record that waited for its backoff after failing for now is pending again: sent when its
+  /// turn comes.
+  public mutating func retry(_ id: UUID) {
+    guard case .waiting(let failures) = records[id: id]?.status else { return }
+    records[id: id]?.status = .pending(failures: failures)
   }
 
   /// Rule 6: the acknowledged records whose cursor `seen` reaches leave. `seen` is the cursor up

@@ -20,6 +20,10 @@ public struct ChangeRecord: Identifiable, Sendable, Hashable, Codable {
     /// Sent; its answer has not come. A launch that restores the log sends it again, with the
     /// same id.
     case sending(failures: Int)
+    /// Its last attempt failed for now: it waits for its backoff, then is pending again
+    /// (``ChangeLog/retry(_:)``). It holds back newer changes to its notifications as a pending
+    /// one does; a launch makes it pending at once.
+    case waiting(failures: Int)
     /// It changes a push the server has not listed yet: it is sent once the server lists it
     /// (``ChangeLog/serverListed(_:)``), as the server does not know the notification before.
     case awaitingListing

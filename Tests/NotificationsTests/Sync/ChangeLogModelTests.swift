@@ -199,6 +199,11 @@ private struct World {
   }
 
   mutating func sendReady() {
+    // The backoff of some changes that failed for now is over.
+    for record in log.records where record.status.isWaiting && Bool.random(using: &random) {
+      log.retry(record.id)
+      note("backoff over for \(record.intent)")
+    }
     for id in log.recordsReadyToSend {
       guard let record = log[id] else { continue }
       log.markSending(id)
@@ -358,4 +363,8 @@ private struct World {
         "\(id) is \(isRead ? "unread" : "read") on the server; the person left it the other way"
     }
   }
+}
+
+extension ChangeRecord.Status {
+  var isWaiting: Bool { if case .waiting = self { true } else { false } }
 }

@@ -159,11 +159,29 @@ struct ChangeLogTests {
     log.markSending(UUID(1))
     #expect(log.fail(UUID(1), with: .network, at: Self.start) == .willRetry(failures: 0))
     #expect(log[UUID(1)]?.firstFailure == nil)
+    log.retry(UUID(1))
     log.markSending(UUID(1))
     #expect(
       log.fail(UUID(1), with: .server(status: 503), at: Self.start) == .willRetry(failures: 1))
-    #expect(log[UUID(1)]?.status == .pending(failures: 1))
+    #expect(log[UUID(1)]?.status == .waiting(failures: 1))
     #expect(log[UUID(1)]?.firstFailure == Self.start)
+  }
+
+  @Test func aChangeThatFailedForNowWaitsForItsBackoffAndHoldsBackNewerOnes() {
+    var log = ChangeLog()
+    log.record(.delete("n1"), id: UUID(1))
+    log.markSending(UUID(1))
+    _ = log.fail(UUID(1), with: .server(status: 503), at: Self.start)
+    log.record(.markAsRead("n1"), id: UUID(2))
+    log.record(.markAsRead("n2"), id: UUID(3))
+    #expect(log[UUID(1)]?.status == .waiting(failures: 1))
+    #expect(log.recordsReadyToSend == [UUID(3)])
+    log.retry(UUID(1))
+    #expect(log[UUID(1)]?.status == .pending(failures: 1))
+    #expect(log.recordsReadyToSend == [UUID(1), UUID(3)])
+    // A launch does not wait for a backoff.
+    _ = log.fail(UUID(1), with: .server(status: 503), at: Self.start)
+    #expect(log.restoredForLaunch[UUID(1)]?.status == .pending(failures: 2))
   }
 
   @Test func aChangeIsGivenUpOnlyAfterManyFailuresOverALongTime() {
@@ -172,6 +190,7 @@ struct ChangeLogTests {
     log.record(.markAsRead("n1"), id: UUID(1))
     var now = Self.start
     for failures in 1...5 {
+      log.retry(UUID(1))
       log.markSending(UUID(1))
       #expect(
         log.fail(UUID(1), with: .server(status: 500), at: now, policy: policy)
@@ -179,6 +198,7 @@ struct ChangeLogTests {
       now += 60
     }
     now = Self.start + 3_600
+    log.retry(UUID(1))
     log.markSending(UUID(1))
     let given = log.fail(UUID(1), with: .server(status: 500), at: now, policy: policy)
     guard case .removed(let record, let error) = given else {
