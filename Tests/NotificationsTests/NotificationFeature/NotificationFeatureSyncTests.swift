@@ -1,0 +1,218 @@
+import Foundation
+import Loom
+import LoomTesting
+import Notifications
+import Testing
+
+/// `NotificationFeature`, the reducer rebuilt on the sync model (issue #24): its launch, its
+/// list and its changes through the log, exhaustively.
+@MainActor
+struct NotificationFeatureSyncTests {
+  typealias Feature = NotificationFeature
+
+  static func notification(
+    _ id: String, isRead: Bool = false, version: ChangeCursor, minutesAgo: Double
+  )
+    -> NotificationData
+  {
+    ChangeLogTests.notification(id, isRead: isRead, version: version, minutesAgo: minutesAgo)
+  }
+
+  /// A backend that answers pages from a list, applies changes at the next cursor, and whose
+  /// live stream ends at once (the feature goes offline).
+  final class Backend: Sendable {
+    let pages: LockedState<[NotificationPage]>
+    let requests = LockedState<[ChangeRequest]>([])
+    let answers: LockedState<[Result<ChangeCursor?, UserFacingError>]>
+
+    init(pages: [NotificationPage], answers: [Result<ChangeCursor?, UserFacingError>] = []) {
+      self.pages = LockedState(pages)
+      self.answers = LockedState(answers)
+    }
+
+    var client: NotificationClient {
+      NotificationClient(
+        fetchPage: { _ in self.pages.withLock { $0.removeFirst() } },
+        updates: { _ in AsyncThrowingStream { $0.finish() } },
+        changesSince: { _ in [] },
+        apply: { request in
+          self.requests.withLock { $0.append(request) }
+          return try self.answers.withLock { $0.removeFirst() }.get()
+        })
+    }
+  }
+
+  func makeStore(
+    _ state: Feature.State = Feature.State(), backend: Backend, saved: ChangeLogStore
+  ) -> TestStore<Feature.State, Feature.Action> {
+    let store = TestStore(initialState: state) {
+      NotificationFeature()
+    } withDependencies: {
+      $0.date = .constant(ChangeLogTests.start)
+      $0.uuid = .incrementing
+      $0.continuousClock = ImmediateClock()
+      $0.notificationClient = backend.client
+      $0.changeLogStore = saved
+    }
+    store.timeout = featureTestTimeout
+    return store
+  }
+
+  /// Issue #24, item 5: a change made before the launch has read the saved log is kept on top
+  /// of it, nothing is sent before the log is read, and the saved rows are kept; the newer
+  /// choice replaces the saved one that was never applied, which is sent with its own id.
+  @Test func aChangeMadeBeforeTheSavedLogIsReadIsKeptOnTopOfIt() async throws {
+    let unread = Self.notification("n1", version: 3, minutesAgo: 1)
+    let other = Self.notification("n2", version: 3, minutesAgo: 2)
+    var saved = ChangeLog()
+    saved.record(.markAsUnread("n1"), id: UUID(100))
+    saved.record(.delete("n2"), id: UUID(101))
+    saved.markSending(UUID(101))
+    let savedStore = ChangeLogStore.inMemory(saved)
+    let page = NotificationPage(items: [unread, other], changeCursor: 5)
+    let backend = Backend(pages: [page], answers: [.success(6), .success(7)])
+    var launching = Feature.State()
+    launching.launch = .restoring
+    let store = makeStore(launching, backend: backend, saved: savedStore)
+
+    await store.send(.markAsRead("n1")) {
+      $0.log.record(.markAsRead("n1"), id: UUID(0))
+    }
+    #expect(backend.requests.withLock { $0 }.isEmpty)
+
+    await store.send(.restored(saved)) {
+      $0.log = saved.restoredForLaunch.merging(newer: $0.log)
+      $0.launch = .ready
+      $0.paging.isLoading = true
+      $0.log.markSending(UUID(101))
+      $0.log.markSending(UUID(0))
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.connection = .connecting
+      $0.shown = [Self.notification("n1", isRead: true, version: 3, minutesAgo: 1)]
+    }
+    await store.receive(.changeAnswered(UUID(101), 6)) {
+      $0.log.acknowledge(UUID(101), at: 6)
+    }
+    await store.receive(.changeAnswered(UUID(0), 7)) {
+      $0.log.acknowledge(UUID(0), at: 7)
+    }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.receive(.updatesFailed(.network)) {
+      $0.connection = .offline
+      $0.error = .network
+    }
+
+    #expect(
+      backend.requests.withLock { $0 } == [
+        ChangeRequest(id: UUID(101), .delete("n2")), ChangeRequest(id: UUID(0), .markAsRead("n1")),
+      ])
+    // The rows: the saved unread, replaced, is gone; both records are kept until seen.
+    let rows = try await savedStore.load()
+    #expect(rows.records.ids == [UUID(101), UUID(0)])
+    #expect(rows.records.map(\.status) == [.acknowledged(6), .acknowledged(7)])
+  }
+
+  /// A store that has launched and listed `page`, and whose live stream has ended.
+  func launched(with page: NotificationPage, backend: Backend) async -> TestStore<
+    Feature.State, Feature.Action
+  > {
+    let store = makeStore(backend: backend, saved: .inMemory())
+    await store.send(.onAppear) { $0.launch = .restoring }
+    await store.receive(.restored(ChangeLog())) {
+      $0.launch = .ready
+      $0.paging.isLoading = true
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.shown = NotificationFeed(uniqueElements: page.items)
+      $0.connection = .connecting
+    }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.receive(.updatesFailed(.network)) {
+      $0.connection = .offline
+      $0.error = .network
+    }
+    await store.send(.dismissError) { $0.error = nil }
+    return store
+  }
+
+  /// An older page answered after a newer change does not undo it: another device deleted n1
+  /// at 8, and a refresh asked for before answers with the page at 4 that lists it.
+  @Test func aFirstPageAnsweredLateDoesNotListWhatANewerEventDeleted() async {
+    let unread = Self.notification("n1", version: 3, minutesAgo: 1)
+    let first = NotificationPage(items: [unread], changeCursor: 5)
+    let late = NotificationPage(items: [unread], changeCursor: 4)
+    let backend = Backend(pages: [first, late])
+    let store = await launched(with: first, backend: backend)
+    let deleted = NotificationEvent(.deleted(id: "n1"), cursor: 8)
+    await store.send(.liveEvent(deleted)) {
+      $0.server.apply(deleted)
+      $0.shown = []
+    }
+    await store.send(.refreshRequested) { $0.paging.isLoading = true }
+    await store.receive(.pageLoaded(late, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: late)
+    }
+    #expect(store.state.shown.isEmpty)
+  }
+
+  /// A change that fails for now is sent again, with the same id, after a backoff; once the
+  /// server applied it at a cursor, it leaves when the feed sees that cursor.
+  @Test func aChangeFailingForNowIsSentAgainWithItsIDAndLeavesOnceSeen() async {
+    let unread = Self.notification("n1", version: 3, minutesAgo: 1)
+    let page = NotificationPage(items: [unread], changeCursor: 5)
+    let backend = Backend(pages: [page], answers: [.failure(.server(status: 503)), .success(9)])
+    let store = await launched(with: page, backend: backend)
+    let read = Self.notification("n1", isRead: true, version: 3, minutesAgo: 1)
+    await store.send(.markAsRead("n1")) {
+      $0.log.record(.markAsRead("n1"), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown = [read]
+    }
+    await store.receive(.changeFailed(UUID(0), .server(status: 503))) {
+      _ = $0.log.fail(UUID(0), with: .server(status: 503), at: ChangeLogTests.start)
+    }
+    await store.receive(.retryDue(UUID(0))) {
+      $0.log.retry(UUID(0))
+      $0.log.markSending(UUID(0))
+    }
+    await store.receive(.changeAnswered(UUID(0), 9)) { $0.log.acknowledge(UUID(0), at: 9) }
+    #expect(
+      backend.requests.withLock { $0 }
+        == Array(repeating: ChangeRequest(id: UUID(0), .markAsRead("n1")), count: 2))
+    // The server's copy at 9 reflects it: the record leaves.
+    let changed = NotificationEvent(
+      .updated(Self.notification("n1", isRead: true, version: 9, minutesAgo: 1)), cursor: 9)
+    await store.send(.liveEvent(changed)) {
+      $0.server.apply(changed)
+      $0.log.forget(upTo: 9)
+      $0.shown = [Self.notification("n1", isRead: true, version: 9, minutesAgo: 1)]
+    }
+    #expect(store.state.log.isEmpty)
+  }
+
+  /// A change the server refuses leaves the log, and the notification is shown as the server
+  /// has it, with the error: no undo payload.
+  @Test func aRefusedChangeLeavesAndTheServersCopyIsShown() async {
+    let unread = Self.notification("n1", version: 3, minutesAgo: 1)
+    let page = NotificationPage(items: [unread], changeCursor: 5)
+    let backend = Backend(pages: [page], answers: [.failure(.notFound)])
+    let store = await launched(with: page, backend: backend)
+    await store.send(.delete("n1")) {
+      $0.log.record(.delete("n1"), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown = []
+    }
+    await store.receive(.changeFailed(UUID(0), .notFound)) {
+      _ = $0.log.fail(UUID(0), with: .notFound, at: ChangeLogTests.start)
+      $0.error = .notFound
+      $0.shown = [unread]
+    }
+    #expect(store.state.log.isEmpty)
+  }
+}
