@@ -4,10 +4,11 @@ import NotificationClients
 import Notifications
 
 /// The steps of a lifetime: what the person, the operating system, the backend and the network
-/// do, each chosen at random.
+/// do, each chosen at random. Launches are in `Lifetime+Launch.swift`, converging in
+/// `Lifetime+Converge.swift`.
 extension Lifetime {
   func act() async {
-    let roll = Int.random(in: 0..<100, using: &random)
+    let roll = Int.random(in: 0..<115, using: &random)
     switch roll {
     case 0..<12: personChanges(.markAsRead(randomListedID()))
     case 12..<19: personChanges(.markAsUnread(randomListedID()))
@@ -15,7 +16,8 @@ extension Lifetime {
     case 24..<26: personChanges(.notificationTapped(randomListedID()))
     case 26..<28: personChanges(.markAllAsRead)
     case 28..<30:
-      let entity = [Feature.Entity.contact("c0"), .contact("c1"), .contact("c2")]
+      let entity =
+        [Feature.Entity.contact("c0"), .contact("c1"), .contact("c2")]
         .randomElement(using: &random) ?? .contact("c0")
       personChanges(.markTargetRead(entity))
     case 30: if step > 100 { personChanges(.clearAll) }
@@ -36,17 +38,8 @@ extension Lifetime {
       record("the live stream drops")
       network.dropStreams(with: .network)
     case 72..<74: await relaunch()
-    case 74..<77:
-      let filter = [NotificationFilter.all, .type(.ping), .type(.alert), .type(.system)]
-        .randomElement(using: &random) ?? .all
-      record("filter \(filter)")
-      model.filter = filter
-      store.send(.filterChanged(filter))
-    case 77..<80:
-      let unreadOnly = Bool.random(using: &random)
-      record("unread only \(unreadOnly)")
-      model.unreadOnly = unreadOnly
-      store.send(.unreadOnlyChanged(unreadOnly))
+    case 74..<77: pickFilter()
+    case 77..<80: pickUnreadOnly()
     case 80..<84: recordNotice()
     case 84..<86:
       let isInForeground = Bool.random(using: &random)
@@ -56,8 +49,17 @@ extension Lifetime {
     case 90..<93:
       record("dismiss error")
       store.send(.dismissError)
-    default:
-      record("the person waits")
+    case 93..<100: record("the person waits")
+    case 100..<103: await kill()
+    case 103..<105: await refreshTwiceAnsweredOutOfOrder()
+    case 105..<108: toggleBanners()
+    case 108: setDeviceClock()
+    case 109..<111: receiveThePushOfADeletedNotification()
+    case 111: await launchOffline()
+    case 112..<114:
+      record("the operating system replaces the device token")
+      tokens.issueNewToken()
+    default: record("the person waits")
     }
   }
 
@@ -73,7 +75,9 @@ extension Lifetime {
     let before = store.state.notifications
     // The notifications an earlier change may still be on its way for.
     let racing = network.idsInFlight.map { $0.union(touchedSinceSettle) }
-    store.send(action)
+    let unlistedBefore = store.state.unlistedPushIDs
+    outboxMayBeReplaced()
+    send(action)
     let after = store.state.notifications
     var problems: [String] = []
     switch action {
@@ -82,7 +86,9 @@ extension Lifetime {
         problems.append("\(id) is not read at once")
       }
     case .markAsUnread(let id):
-      if before.contains(id: id), after[id: id]?.isRead != false {
+      if LifetimeModelTests.aLocalNoticeIsNeverUnread, before[id: id]?.isLocal == true {
+        if after[id: id]?.isRead == false { problems.append("the local notice \(id) is unread") }
+      } else if before.contains(id: id), after[id: id]?.isRead != false {
         problems.append("\(id) is not unread at once")
       }
     case .delete(let id):
@@ -103,10 +109,53 @@ extension Lifetime {
         model.readClaims[notification.id] = nil
       }
     }
+    for notification in before where !after.contains(id: notification.id) {
+      deletedCopies[notification.id] = notification
+    }
     model.recordPersonChange(from: before, to: after)
-    if case .clearAll = action { clearAllMayBeQueued = true }
+    if case .clearAll = action {
+      clearAllMayBeQueued = true
+      let cleared = Set(before.lazy.filter { !$0.isLocal }.map(\.id))
+      if !LifetimeModelTests.aClearAllIsBoundedByAServerCursor,
+        !cleared.isDisjoint(with: stampedByTheDevice)
+      {
+        // Bounded by the newest time cleared, which the device stamped: what the backend has
+        // after it is not deleted there, and newer pushes are hidden while it waits.
+        clearAllBoundMayBeTheDevicesTime = true
+        clearedUnderADeviceTime.formUnion(cleared)
+        model.forgetClaims(about: cleared)
+      }
+    }
     let touched = Set(before.lazy.map(\.id).filter { before[id: $0] != after[id: $0] })
+    if !LifetimeModelTests.aColdStartKeepsTheSavedPushes, isRestoringPushes {
+      // The restore may read back what this launch saved before it: the pushes as they were.
+      let changedPushes = touched.intersection(unlistedBefore)
+      for id in changedPushes { model.readClaims[id] = nil }
+      pushesChangedBeforeTheRestore.formUnion(changedPushes)
+    }
+    if !LifetimeModelTests.aLaunchRestoresTheSavedOutboxFirst, isRestoringOutbox,
+      let saved = launch.savedOutbox
+    {
+      // An older change queued for the same notification, restored after this one, may be
+      // sent after it.
+      let queued = Set(saved.entries.flatMap(\.ids))
+      let clearsAll = saved.entries.contains { if case .deleteAll = $0 { true } else { false } }
+      model.forgetClaims(about: clearsAll ? touched : touched.intersection(queued))
+    }
+    if !LifetimeModelTests.aPushOfANotificationTheBackendHasBecomesTheBackends {
+      // A change to a push the feature has not seen the feed list stays here (an unread is
+      // never told), though the backend has the notification.
+      let backendIDs = Set(backend.notifications.map(\.id))
+      for id in touched.intersection(unlistedBefore) where backendIDs.contains(id) {
+        model.readClaims[id] = nil
+      }
+    }
     touchedSinceSettle.formUnion(touched)
+    switch action {
+    // What they change beyond the list is not known here.
+    case .clearAll, .markTargetRead: sinceSaved.touched = nil
+    default: sinceSaved.touch(touched)
+    }
     if !LifetimeModelTests.changesToOneNotificationApplyInOrder {
       // Two changes to one notification in flight at once may reach the backend, and apply
       // here, in either order: the person's last choice is not promised until they settle.
@@ -117,35 +166,61 @@ extension Lifetime {
 
   // MARK: Pushes
 
-  func pushPayload(_ notification: NotificationData) -> Data {
+  /// The payload of `notification`'s push; without a timestamp when `stamped` is false (the
+  /// device stamps it).
+  func pushPayload(_ notification: NotificationData, stamped: Bool = true) -> Data {
     let timestamp = Int(notification.timestamp.timeIntervalSince1970)
+    let stamp = stamped ? #","timestamp":\#(timestamp)"# : ""
     return Data(
-      #"{"id":"\#(notification.id)","type":"ping","title":"\#(notification.title)","body":"","timestamp":\#(timestamp)}"#
+      #"{"id":"\#(notification.id)","type":"\#(notification.type.rawValue)","title":"\#(notification.title)","body":""\#(stamp)}"#
         .utf8)
   }
 
   func newNotification(_ prefix: String) -> NotificationData {
     nextID += 1
+    let types: [NotificationType] = [.ping, .ping, .role, .system, .alert]
     return NotificationData(
-      id: "\(prefix)\(nextID)", type: .ping, title: "\(prefix) \(nextID)", message: "",
-      timestamp: start.addingTimeInterval(Double(nextID)))
+      id: "\(prefix)\(nextID)", type: types[nextID % types.count], title: "\(prefix) \(nextID)",
+      message: "", timestamp: clocks.serverTime(for: nextID))
   }
 
-  func receiveNewPush(listedLater: Bool) {
+  /// Whether the feature stamps a push with the device's time: it came without a timestamp, or
+  /// with one more than a day after the device's time.
+  func isStampedByTheDevice(_ push: NotificationData, stamped: Bool) -> Bool {
+    !stamped || push.timestamp.timeIntervalSince(clocks.deviceNow) > 24 * 60 * 60
+  }
+
+  /// Whether a clear-all that may be waiting to be sent may hide `push` (it records whether the
+  /// device stamped it): a queued clear-all deletes every notification when it is sent, while
+  /// the flag forgives it; one bounded by the newest time it cleared is compared with the
+  /// push's time, while that flag forgives it, which the device may have stamped.
+  func mayBeHiddenByAQueuedClearAll(_ push: NotificationData, stamped: Bool) -> Bool {
+    let stampedByTheDevice = isStampedByTheDevice(push, stamped: stamped)
+    if stampedByTheDevice { self.stampedByTheDevice.insert(push.id) }
+    guard clearAllMayBeQueued else { return false }
+    if !LifetimeModelTests.aQueuedClearAllSparesNewerNotifications { return true }
+    return !LifetimeModelTests.aClearAllIsBoundedByAServerCursor
+      && (clearAllBoundMayBeTheDevicesTime || stampedByTheDevice)
+  }
+
+  /// A new push arrives (one time in six without a timestamp), and must be listed unread.
+  @discardableResult
+  func receiveNewPush(listedLater: Bool) -> NotificationData {
     let push = newNotification("push")
-    record("push \(push.id)\(listedLater ? ", which the backend lists later" : "")")
-    store.send(.pushReceived(pushPayload(push)))
-    if clearAllMayBeQueued, !LifetimeModelTests.aQueuedClearAllSparesNewerNotifications {
-      // A clear-all waiting to be sent again deletes every notification when it is, this
-      // push too: it may be hidden already.
-      return
-    }
+    let stamped = Int.random(in: 0..<6, using: &random) != 0
+    record(
+      "push \(push.id)\(stamped ? "" : " without a timestamp")"
+        + "\(listedLater ? ", which the backend lists later" : "")")
+    send(.pushReceived(pushPayload(push, stamped: stamped)))
+    sinceSaved.pushes.insert(push.id)
+    if mayBeHiddenByAQueuedClearAll(push, stamped: stamped) { return push }
     guard store.state.notifications[id: push.id]?.isRead == false else {
       fail(["the new push \(push.id) is not listed unread"])
-      return
+      return push
     }
     model.pushes[push.id] = push
     if listedLater { model.pushesToList.append(push) }
+    return push
   }
 
   /// The push of a notification already listed: nothing changes, not its read state, not its
@@ -161,12 +236,26 @@ extension Lifetime {
     }
   }
 
+  /// The push service delivers the push of a notification the person deleted again: it is not
+  /// listed again (the model checks).
+  func receiveThePushOfADeletedNotification() {
+    // While off, not generated: the feature forgets what was deleted at a relaunch.
+    guard LifetimeModelTests.aDeletedNotificationStaysDeletedWhenItsPushComesAgain else { return }
+    let deleted = model.deletions.keys.sorted()
+    guard !deleted.isEmpty else { return }
+    let id = deleted[Int.random(in: 0..<deleted.count, using: &random)]
+    guard let copy = deletedCopies[id] else { return }
+    record("the push of \(id), which the person deleted, comes again")
+    send(.pushReceived(pushPayload(copy)))
+  }
+
   /// The backend lists a push it was sent earlier, as if it had arrived there late.
   func backendListsAPush() {
     guard !model.pushesToList.isEmpty else { return }
     let push = model.pushesToList.removeFirst()
     // A push the person deleted stays deleted: not inserted again.
-    guard model.deletions[push.id] == nil, !backend.notifications.contains(where: { $0.id == push.id })
+    guard model.deletions[push.id] == nil,
+      !backend.notifications.contains(where: { $0.id == push.id })
     else { return }
     record("the backend lists the push \(push.id)")
     backend.insert(push)
@@ -196,12 +285,14 @@ extension Lifetime {
     await otherDeviceApplies(isRead ? .markAsRead(id) : .markAsUnread(id))
   }
 
+  /// Another device deletes a notification, which must not be listed again once the list has
+  /// dropped it.
   func otherDeviceDeletes() async {
     guard let id = randomBackendID() else { return }
     record("another device deletes \(id)")
     model.forgetClaims(about: [id])
     model.pushes[id] = nil
-    model.backendDeletionsNotSeen.insert(id)
+    model.backendDeletionsNotSeen[id] = store.state.notifications.contains(id: id)
     await otherDeviceApplies(.delete(id))
   }
 
@@ -213,12 +304,57 @@ extension Lifetime {
     await network.withoutFaults { _ = try? await backend.apply(ChangeRequest(id: UUID(), intent)) }
   }
 
+  // MARK: The network
+
+  /// Refreshes twice: the first page of the first refresh is read, another device changes the
+  /// feed, then the second refresh's page is read and answered before the first one's.
+  func refreshTwiceAnsweredOutOfOrder() async {
+    record("refresh twice, answered out of order")
+    network.delayNextPageAnswers([Int.random(in: 1_000...2_000, using: &random), 0])
+    if !LifetimeModelTests.aPageAnsweredLateDoesNotUndoANewerOne {
+      // The late page may undo what the person did to what it lists (the newest, read now)
+      // until a first page answered after it is listed.
+      model.suspendedUntilARefresh.formUnion(
+        backend.notifications.prefix(Feature.pageSize).map(\.id))
+      firstPagesBeforeTheLateOne = nil
+      network.onLatePageAnswer = { [unowned self] in
+        firstPagesBeforeTheLateOne = log.firstPages
+      }
+    }
+    store.send(.refreshRequested)
+    // The first refresh's page is read (a request waits at most 400 ms unless slow).
+    await letTimePass(.milliseconds(450))
+    switch Int.random(in: 0..<3, using: &random) {
+    case 0: otherDeviceInserts()
+    case 1: await otherDeviceChangesReadState()
+    default: await otherDeviceDeletes()
+    }
+    store.send(.refreshRequested)
+  }
+
+  func changeFaults() {
+    let mode = Int.random(in: 0..<5, using: &random)
+    network.isSlow = mode == 3
+    let rate = [0.0, 0.3, 0.15, 0.0, 0.1][mode]
+    let error: UserFacingError = [
+      .network, .network, .server(status: 400), .network, .server(status: 503),
+    ][mode]
+    faults = ["none", "retryable", "permanent", "latency", "server errors"][mode]
+    tokens.failureRate = mode == 1 ? rate : 0
+    record("faults: \(faults)")
+    backend.updateFaults {
+      $0 = .init()
+      $0.failureRate = rate
+      $0.randomError = error
+    }
+  }
+
   // MARK: The device
 
   func recordNotice() {
     record("local notice")
     let before = store.state.notifications
-    store.send(.recordLocalNotice(title: "Notice \(step)", message: ""))
+    send(.recordLocalNotice(title: "Notice \(step)", message: ""))
     let added = store.state.notifications.filter { !before.contains(id: $0.id) }
     if clearAllMayBeQueued, !LifetimeModelTests.aQueuedClearAllSparesNewerNotifications {
       return  // Hidden by a clear-all waiting in the outbox, as a push is.
@@ -228,155 +364,71 @@ extension Lifetime {
       return
     }
     model.notices.insert(notice.id)
+    sinceSaved.notices.insert(notice.id)
   }
 
-  func changeFaults() {
-    let mode = Int.random(in: 0..<5, using: &random)
-    network.isSlow = mode == 3
-    let rate = [0.0, 0.3, 0.15, 0.0, 0.1][mode]
-    let error: UserFacingError = [.network, .network, .server(status: 400), .network, .server(status: 503)][mode]
-    faults = ["none", "retryable", "permanent", "latency", "server errors"][mode]
-    record("faults: \(faults)")
-    backend.updateFaults {
-      $0 = .init()
-      $0.failureRate = rate
-      $0.randomError = error
-    }
-  }
-
-  /// Kills the app and launches it again: the old store's effects stop where they are, and a
-  /// new store starts from the saved settings and the same backend.
-  func relaunch() async {
-    record("relaunch")
-    await settle()
-    // A change still on its way may or may not have reached the backend.
-    model.forgetClaims(about: network.idsInFlight)
-    store.cancelAll()
-    network.forgetCallsInFlight()
-    await settle()
-    if !LifetimeModelTests.pushesSurviveRelaunch {
-      let listed = Set(backend.notifications.map(\.id))
-      model.pushes = model.pushes.filter { listed.contains($0.key) }
-      // What the person did to a push is kept in memory only (a read before the backend
-      // listed it is sent once the feature sees it listed): forgotten with the launch.
-      model.forgetClaims(about: Set(model.readClaims.keys.filter { $0.hasPrefix("push") }))
-    }
-    // Local notices are saved with the pushes: they are still listed.
-    store = makeStore()
-    store.send(.onAppear)
-    await settle()
-    let state = store.state
-    if state.filter != model.filter || state.unreadOnly != model.unreadOnly {
-      fail([
-        "after a relaunch the filter is \(state.filter), unread only \(state.unreadOnly); the "
-          + "person chose \(model.filter), unread only \(model.unreadOnly)"
-      ])
+  func pickFilter() {
+    let filter =
+      [NotificationFilter.all, .type(.ping), .type(.alert), .type(.system)]
+      .randomElement(using: &random) ?? .all
+    record("filter \(filter)")
+    adoptTheFilterShownIfUnknown()
+    store.send(.filterChanged(filter))
+    sinceSaved.filter = true
+    model.filter = filter
+    model.filterIsKnown = true
+    if !LifetimeModelTests.aFilterPickedWhileTheSavedOneLoadsStays, isRestoringFilter {
+      // The saved filter, loaded after, may replace the pick.
+      model.filterIsKnown = false
     }
   }
 
-  // MARK: Converging
-
-  /// Stops the faults, lets everything drain, refreshes, and checks that the list is the
-  /// backend's feed (plus the pushes it has not listed) with the backend's unread count.
-  func converge() async {
-    record("converge")
-    let savedSlow = network.isSlow
-    let saved = LockedState(InMemoryNotificationBackend.Faults())
-    backend.updateFaults { faults in
-      saved.withLock { $0 = faults }
-      faults = .init()
-    }
-    network.isSlow = false
-    await drain()
-    if store.state.connection == .offline {
-      store.send(.onAppear)
-      if !LifetimeModelTests.aCatchUpSkipsWhatANewerPageHas { await drain() }
-    }
-    store.send(.refreshRequested)
-    await drain()
-    let afterFirst = (unread: store.state.unreadCount, backend: await backendChangeCursor())
-    // A first page can owe the backend a change (a push the person deleted before the feed
-    // listed it), which then moves the backend's first page past what was loaded: the page
-    // after that is the one to compare with.
-    store.send(.refreshRequested)
-    await drain()
-    // A refresh of a backend that has not changed changes no count: the catch-up of the
-    // reconnect, racing the first refresh, replayed nothing that refresh's page had.
-    if LifetimeModelTests.aCatchUpSkipsWhatANewerPageHas,
-      await backendChangeCursor() == afterFirst.backend,
-      store.state.unreadCount != afterFirst.unread
-    {
-      fail([
-        "the unread count was \(afterFirst.unread) after a refresh, \(store.state.unreadCount) "
-          + "after the next, though the backend had not changed"
-      ])
-    }
-    compareWithBackend()
-    clearAllMayBeQueued = false
-    let restored = saved.withLock { $0 }
-    backend.updateFaults { $0 = restored }
-    network.isSlow = savedSlow
-  }
-
-  /// The backend's newest change cursor, as its pages say it (faults are off while converging).
-  func backendChangeCursor() async -> ChangeCursor? {
-    try? await backend.client.fetchPage(PageRequest(limit: 1)).changeCursor
-  }
-
-  /// Runs the clock until nothing waits on it.
-  func drain() async {
-    for _ in 0..<200 {
-      await settle()
-      if clock.sleeperCount == 0 { return }
-      await clock.run()
+  func pickUnreadOnly() {
+    let unreadOnly = Bool.random(using: &random)
+    record("unread only \(unreadOnly)")
+    adoptTheFilterShownIfUnknown()
+    store.send(.unreadOnlyChanged(unreadOnly))
+    sinceSaved.filter = true
+    model.unreadOnly = unreadOnly
+    model.filterIsKnown = true
+    if !LifetimeModelTests.aFilterPickedWhileTheSavedOneLoadsStays, isRestoringFilter {
+      model.filterIsKnown = false
     }
   }
 
-  func compareWithBackend() {
-    check()
-    guard !failed else { return }
-    let state = store.state
-    let feed = backend.notifications
-    let feedIDs = Set(feed.map(\.id))
-    // Pushes the backend has not listed: those the model keeps, and those whose deletion was
-    // rolled back with an error.
-    let unlisted = Set(
-      state.notifications.lazy.map(\.id).filter { $0.hasPrefix("push") && !feedIDs.contains($0) })
-    let listedByBackend = state.notifications.elements.filter {
-      !$0.isLocal && !unlisted.contains($0.id)
-    }
-    var problems: [String] = []
-    // The first page is listed as the backend has it. Past it, a live update of a notification
-    // not loaded lists it (see NotificationsFeature+UnreadTotal.swift), so a later one may be
-    // listed before the ones between are loaded; each is as the backend has it.
-    let firstPage = feed.prefix(Feature.pageSize)
-    let listedFirst = listedByBackend.prefix(firstPage.count)
-    if listedFirst.map(\.id) != firstPage.map(\.id)
-      || listedFirst.map(\.isRead) != firstPage.map(\.isRead)
-    {
-      problems.append(
-        "the list is not the backend's first page: listed \(Self.describe(Array(listedFirst))), "
-          + "backend \(Self.describe(Array(firstPage)))")
-    }
-    let backendRead = Dictionary(feed.map { ($0.id, $0.isRead) }, uniquingKeysWith: { first, _ in first })
-    for notification in listedByBackend.dropFirst(firstPage.count)
-    where backendRead[notification.id] != notification.isRead {
-      problems.append(
-        "\(notification.id) is listed \(notification.isRead ? "read" : "unread"); the backend "
-          + "has it \(backendRead[notification.id].map { $0 ? "read" : "unread" } ?? "deleted")")
-    }
-    let unreadPushes = state.notifications.count { unlisted.contains($0.id) && !$0.isRead }
-    // A local notice is read when recorded, but the person may mark it unread.
-    let unreadNotices = state.notifications.count { $0.isLocal && !$0.isRead }
-    let unread = feed.count { !$0.isRead } + unreadPushes + unreadNotices
-    if state.unreadCount != unread {
-      problems.append("the unread count is \(state.unreadCount), the backend's \(unread)")
-    }
-    if state.connection != .live { problems.append("the connection is \(state.connection)") }
+  /// Takes the filter shown as the person's, when a race a flag forgives may have replaced
+  /// their choice: a pick changes what is shown.
+  func adoptTheFilterShownIfUnknown() {
+    guard !model.filterIsKnown else { return }
+    model.filter = store.state.filter
+    model.unreadOnly = store.state.unreadOnly
+  }
+
+  /// Turns a type's banners on or off in the preferences.
+  func toggleBanners() {
+    let problems = checkBanners()
     if !problems.isEmpty { fail(problems) }
+    let type = [NotificationType.ping, .role, .system].randomElement(using: &random) ?? .ping
+    let isOn = Bool.random(using: &random)
+    record("banners of \(type) \(isOn ? "on" : "off")")
+    if !model.mutedIsKnown { model.muted = store.state.preferences.muted }
+    store.send(.preferences(.typeToggled(type, isOn: isOn)))
+    sinceSaved.muted = true
+    if isOn { model.muted.remove(type) } else { model.muted.insert(type) }
+    model.mutedIsKnown = true
+    if !LifetimeModelTests.aPreferenceChangedWhileTheSavedOnesLoadKeepsTheOthers,
+      isRestoringMuted
+    {
+      // The change is made to the types muted before the saved ones were loaded.
+      model.mutedIsKnown = false
+    }
   }
 
-  static func describe(_ notifications: [NotificationData]) -> String {
-    notifications.map { "\($0.id)\($0.isRead ? "r" : "")" }.joined(separator: " ")
+  /// Sets the device's clock off the backend's: in step, ten minutes ahead, or a day and an
+  /// hour behind (pushes are then stamped with the device's time).
+  func setDeviceClock() {
+    let skew = [0, 600, -25 * 60 * 60][Int.random(in: 0..<3, using: &random)]
+    record("the device's clock is \(skew) s off the backend's")
+    clocks.deviceSkew = TimeInterval(skew)
   }
 }

@@ -26,14 +26,18 @@ final class Lifetime {
   static let start = Date(timeIntervalSince1970: 1_700_000_000)
   var start: Date { Self.start }
   let clock: TestClock
+  /// The device's clock and the backend's.
+  let clocks: LifetimeClocks
   let backend: InMemoryNotificationBackend
   let network: LifetimeNetwork
+  /// Push registration beside the notification center, with the device's tokens.
+  let tokens: LifetimeTokens
   /// One settings store for every launch, as the device keeps it.
-  let settings = LifetimeSettings()
+  let settings: LifetimeSettings
   var store: Store<Feature.State, Feature.Action>
   var model = LifetimeReferenceModel()
-  /// What the stores processed, over every launch: the errors the feature reported, the last
-  /// actions, and the digest.
+  /// What the stores processed, over every launch: the errors the feature reported, the
+  /// banners, the last actions, and the digest.
   let log: LifetimeLog
   var trace: [String] = []
   var step = 0
@@ -43,9 +47,61 @@ final class Lifetime {
   /// Whether the person cleared all since everything last converged: the clear-all may be
   /// queued in the outbox.
   var clearAllMayBeQueued = false
+  /// The pushes the device stamped with its own time: a list that holds one holds the device's
+  /// times and the backend's.
+  var stampedByTheDevice: Set<String> = []
+  /// Whether a clear-all made since everything last converged cleared a push the device
+  /// stamped: its bound, the newest time it cleared, may be the device's.
+  var clearAllBoundMayBeTheDevicesTime = false
+  /// What the person cleared with a clear-all bounded by a time the device stamped: the
+  /// backend may keep it (see `LifetimeModelTests.aClearAllIsBoundedByAServerCursor`).
+  var clearedUnderADeviceTime: Set<String> = []
   /// The notifications the person changed since effects last settled: their calls may not
   /// have started yet.
   var touchedSinceSettle: Set<String> = []
+  /// What the person did since everything they did was last saved or confirmed: lost if the
+  /// app is killed now (see ``kill()``).
+  var sinceSaved = Unsaved()
+  /// The current launch: what it had restored when it began, and what the person did before
+  /// it finished restoring.
+  var launch = Launch()
+  /// Pushes received before this launch's `onAppear`: announced before the muted types are
+  /// known.
+  var pushesBeforeOnAppear: Set<String> = []
+  /// How many first pages were listed before the late one of
+  /// ``refreshTwiceAnsweredOutOfOrder()`` was answered.
+  var firstPagesBeforeTheLateOne: Int?
+  /// Copies of the notifications the person deleted, for a late duplicate of their push.
+  var deletedCopies: [String: NotificationData] = [:]
+  /// Pushes the person changed while a launch had not restored the saved pushes yet: the
+  /// restore may read back the read state a write made before it, so the list and the saved
+  /// pushes may disagree about it until the next write (see
+  /// `LifetimeModelTests.aColdStartKeepsTheSavedPushes`).
+  var pushesChangedBeforeTheRestore: Set<String> = []
+
+  /// What the person did that is not saved or confirmed yet.
+  struct Unsaved {
+    /// The notifications changed; `nil`: every one (a mark-all or a clear-all).
+    var touched: Set<String>? = []
+    var pushes: Set<String> = []
+    var notices: Set<String> = []
+    /// Whether the filter choice, or the muted types, changed.
+    var filter = false
+    var muted = false
+
+    mutating func touch(_ ids: some Sequence<String>) {
+      touched?.formUnion(ids)
+    }
+  }
+
+  /// What a launch had restored, and what was saved, when it began.
+  struct Launch {
+    var restores = LifetimeLog.Restores()
+    var pushesRead = 0
+    var outboxRead = 0
+    var savedPushes: Feature.SavedPushes?
+    var savedOutbox: Feature.SavedOutbox?
+  }
 
   init(seed: UInt64, tracing: Bool, digesting: Bool = false) {
     self.seed = seed
@@ -53,7 +109,11 @@ final class Lifetime {
     self.random = SeededRandomNumberGenerator(seed: seed)
     let clock = TestClock()
     let log = LifetimeLog(digesting: digesting, tracing: tracing)
+    let clocks = LifetimeClocks(start: Self.start, clock: clock)
+    let settings = LifetimeSettings(clock: clock, seed: seed)
     self.clock = clock
+    self.clocks = clocks
+    self.settings = settings
     self.log = log
     let types = NotificationType.knownCases
     let start = Self.start
@@ -71,21 +131,23 @@ final class Lifetime {
     let network = LifetimeNetwork(backend: backend, clock: clock, seed: seed)
     self.backend = backend
     self.network = network
+    self.tokens = LifetimeTokens(clock: clock, seed: seed)
     store = Self.makeStore(
-      network: network, settings: settings.client, clock: clock, start: start, seed: seed,
-      uuids: uuids, log: log)
+      network: network, settings: settings.client, clocks: clocks, seed: seed, uuids: uuids,
+      log: log)
+    model.dropsNeedTheDeletionSeen = !LifetimeModelTests.aPageAnsweredLateDoesNotUndoANewerOne
   }
 
   /// A store as a launch makes it: empty, with the shared settings and backend.
   func makeStore() -> Store<Feature.State, Feature.Action> {
     Self.makeStore(
-      network: network, settings: settings.client, clock: clock, start: start, seed: seed,
-      uuids: uuids, log: log)
+      network: network, settings: settings.client, clocks: clocks, seed: seed, uuids: uuids,
+      log: log)
   }
 
   static func makeStore(
-    network: LifetimeNetwork, settings: SettingsClient, clock: TestClock, start: Date,
-    seed: UInt64, uuids: UUIDGenerator, log: LifetimeLog
+    network: LifetimeNetwork, settings: SettingsClient, clocks: LifetimeClocks, seed: UInt64,
+    uuids: UUIDGenerator, log: LifetimeLog
   ) -> Store<Feature.State, Feature.Action> {
     Store(initialState: Feature.State()) {
       Feature()
@@ -97,9 +159,9 @@ final class Lifetime {
       $0.notificationClient = network.client
       $0.settingsClient = settings
       $0.pushClient = .unavailable
-      $0.continuousClock = clock
+      $0.continuousClock = clocks.clock
       $0.uuid = uuids
-      $0.date = .constant(start)
+      $0.date = clocks.date
       $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: seed))
     }
   }
@@ -107,8 +169,7 @@ final class Lifetime {
   // MARK: Living
 
   func live(steps: Int) async {
-    store.send(.onAppear)
-    await settle()
+    await launchApp()
     await letTimePass(.seconds(1))
     check()
     while step < steps, !failed {
@@ -157,24 +218,36 @@ final class Lifetime {
   func settle() async {
     var quietRounds = 0
     var last = store.state
+    var lastRegistration = tokens.store?.state
+    let gates: [any LifetimeGate] = [network, tokens]
     for _ in 0..<Self.maximumSettleRounds {
       for _ in 0..<Self.yieldsPerRound { await Task.yield() }
       let state = store.state
-      guard network.callsInBackend == 0, !network.isBusy, state == last else {
+      let registration = tokens.store?.state
+      guard network.callsInBackend == 0, !gates.contains(where: \.isBusy), state == last,
+        registration == lastRegistration
+      else {
         quietRounds = 0
         last = state
+        lastRegistration = registration
         continue
       }
       quietRounds += 1
       guard quietRounds >= Self.quietRoundsToSettle else { continue }
-      if await network.deliverNextEvent() {
+      var delivered = false
+      for gate in gates where !delivered { delivered = await gate.deliverNext() }
+      if delivered {
         quietRounds = 0
         continue
       }
       touchedSinceSettle = []
+      // Everything the person did is saved, or confirmed: a kill from now on loses none of it.
+      if !settings.isWriting(), network.idsInFlight?.isEmpty == true { sinceSaved = Unsaved() }
       return
     }
-    fail(["effects kept changing the state for \(Self.maximumSettleRounds) rounds without the clock"])
+    fail([
+      "effects kept changing the state for \(Self.maximumSettleRounds) rounds without the clock"
+    ])
   }
 
   func letTimePass(_ duration: Duration) async {
@@ -220,10 +293,37 @@ final class Lifetime {
       """)
   }
 
-  /// Checks the list against the model.
+  /// Checks the list against the model, and the banners the feature asked for against the
+  /// muted types.
   func check() {
     model.errors = log.reportedErrors
-    let problems = model.problems(with: store.state.notifications)
+    model.deletionsSeen = log.deletionsSeen
+    if let before = firstPagesBeforeTheLateOne, log.firstPages > before + 1 {
+      // A first page newer than the late one is listed.
+      firstPagesBeforeTheLateOne = nil
+      model.suspendedUntilARefresh = []
+    }
+    var problems = model.problems(with: store.state.notifications, restored: !isRestoringPushes)
+    problems += checkBanners()
     if !problems.isEmpty { fail(problems) }
+  }
+
+  /// The banners asked for since the last check that announce a type the person muted.
+  func checkBanners() -> [String] {
+    let banners = log.takeBanners()
+    // A race a flag forgives may have replaced the person's choices.
+    guard model.mutedIsKnown else { return [] }
+    var problems: [String] = []
+    for notification in banners
+    where notification.priority == .regular && model.muted.contains(notification.type) {
+      if !LifetimeModelTests.aPushBeforeOnAppearRespectsTheMutedTypes,
+        pushesBeforeOnAppear.contains(notification.id)
+      {
+        continue
+      }
+      problems.append(
+        "the push \(notification.id) was announced though the person muted \(notification.type)")
+    }
+    return problems
   }
 }

@@ -19,12 +19,14 @@ import Notifications
 /// The live stream is the one part that cannot run in the seed's order by itself: a task
 /// waiting for a stream's next element is woken through the global executor, so when its
 /// element arrives, relative to the other jobs on the main actor, depends on the machine. So
-/// the streams the feature opens here are the test's (``LiveStream``): each is sent the
-/// backend's changes (read from its log) one at a time, by ``deliverNextEvent()``, which the
-/// test calls only once nothing else can run; and until the feature has taken the change and
-/// asked for the next one, the network is ``isBusy``.
+/// the streams the feature opens here are the test's (``GatedStream``): each is sent the
+/// backend's changes (read from its log) one at a time, by ``deliverNext()``, which the test
+/// calls only once nothing else can run; and until the feature has taken the change and asked
+/// for the next one, the network is ``isBusy``.
 @MainActor
-final class LifetimeNetwork {
+final class LifetimeNetwork: LifetimeGate {
+  typealias LiveStream = GatedStream<NotificationEvent>
+
   /// What a change in flight touches.
   enum Touch {
     case nothing
@@ -39,10 +41,16 @@ final class LifetimeNetwork {
   private var random: SeededRandomNumberGenerator
   private var nextCall = 0
   private var changesInFlight: [Int: Touch] = [:]
+  /// How long the next page fetches wait after the backend read their page, in milliseconds.
+  private var pageAnswerDelays: [Int] = []
+  /// Called when a page delayed by ``delayNextPageAnswers(_:)`` is answered, before the feature
+  /// has it.
+  var onLatePageAnswer: (() -> Void)?
   /// Calls inside the backend right now.
   private(set) var callsInBackend = 0
-  /// The live streams the feature opened, oldest first, until they end.
-  private var streams: [LiveStream] = []
+  /// The live streams the feature opened, oldest first, until they end, each with the cursor
+  /// of the last change sent.
+  private var streams: [(stream: LiveStream, cursor: ChangeCursor)] = []
   /// The stream each task opened (by the task's hash), so that its catch-up call is known.
   private var streamOpened: [Int: LiveStream] = [:]
 
@@ -71,7 +79,10 @@ final class LifetimeNetwork {
     let backend = backend.client
     return NotificationClient(
       fetchPage: { @MainActor request in
-        try await self.call { try await backend.fetchPage(request) }
+        let answerDelay = self.pageAnswerDelays.isEmpty ? 0 : self.pageAnswerDelays.removeFirst()
+        return try await self.call(answeringAfter: answerDelay) {
+          try await backend.fetchPage(request)
+        }
       },
       updates: { @MainActor since in
         try await self.call { try await self.openStream(since: since) }
@@ -89,8 +100,11 @@ final class LifetimeNetwork {
       })
   }
 
+  /// Runs a call: waits a random time on the clock, calls the backend with `body`, then waits
+  /// `answerDelay` milliseconds before answering.
   private func call<Value: Sendable>(
-    touching touch: Touch = .nothing, _ body: () async throws -> Value
+    touching touch: Touch = .nothing, answeringAfter answerDelay: Int = 0,
+    _ body: () async throws -> Value
   ) async throws -> Value {
     nextCall += 1
     let id = nextCall
@@ -101,14 +115,27 @@ final class LifetimeNetwork {
       ? Int.random(in: 2_000...8_000, using: &random) : Int.random(in: 0...400, using: &random)
     try await clock.sleep(for: .milliseconds(delay))
     callsInBackend += 1
-    defer { callsInBackend -= 1 }
-    return try await body()
+    let answer: Result<Value, any Error>
+    do { answer = .success(try await body()) } catch { answer = .failure(error) }
+    callsInBackend -= 1
+    if answerDelay > 0 {
+      try await clock.sleep(for: .milliseconds(answerDelay))
+      onLatePageAnswer?()
+    }
+    return try answer.get()
+  }
+
+  /// Makes the next page fetches, one delay each, wait that many milliseconds after the
+  /// backend has read their page, so that pages asked for one after the other can be answered
+  /// in the other order.
+  func delayNextPageAnswers(_ delays: [Int]) {
+    pageAnswerDelays = delays
   }
 
   /// Forgets the calls of a launch that was killed: they never answer.
   func forgetCallsInFlight() {
     changesInFlight = [:]
-    for stream in streams { stream.close() }
+    for (stream, _) in streams { stream.close() }
     streams = []
     streamOpened = [:]
   }
@@ -124,18 +151,12 @@ final class LifetimeNetwork {
     _ = try await backend.client.updates(since)
     var cursor = since ?? .zero
     if since == nil, let newest = await newestChange() { cursor = newest }
-    let stream = LiveStream(cursor: cursor)
+    let stream = LiveStream()
     // A task opens one stream at a time: one opened before by the feature is over.
-    for open in streams { open.close() }
-    streams = [stream]
-    let task = Self.currentTask
-    streamOpened = [task: stream]
-    let liveness = LiveStream.Liveness()
-    stream.liveness = liveness
-    return AsyncThrowingStream { @MainActor in
-      _ = liveness
-      return try await stream.next()
-    }
+    for (open, _) in streams { open.close() }
+    streams = [(stream, cursor)]
+    streamOpened = [Self.currentTask: stream]
+    return stream.throwingStream()
   }
 
   /// Runs the catch-up call of a stream opened by this task: meanwhile the stream's reader is
@@ -144,8 +165,8 @@ final class LifetimeNetwork {
     guard let stream = streamOpened[Self.currentTask], stream.phase == .opened else {
       return try await body()
     }
-    stream.isCatchingUp = true
-    defer { stream.isCatchingUp = false }
+    stream.isAwaitingElsewhere = true
+    defer { stream.isAwaitingElsewhere = false }
     return try await body()
   }
 
@@ -176,21 +197,22 @@ final class LifetimeNetwork {
   /// Whether a live stream's reader is taking a change, or on its way to ask for the first: the
   /// test must wait for it before it decides nothing more can happen.
   var isBusy: Bool {
-    streams.contains(where: \.isBusy)
+    streams.contains { $0.stream.isBusy }
   }
 
   /// Sends the next change the backend has made (or the failure of a dropped connection) to a
   /// stream whose reader waits for it, and answers whether there was one. Call it only when nothing else can run (see
   /// `Lifetime.settle()`).
-  func deliverNextEvent() async -> Bool {
-    streams.removeAll { $0.isOver }
-    for stream in streams where stream.isWaiting {
+  func deliverNext() async -> Bool {
+    streams.removeAll { $0.stream.isOver }
+    for (index, (stream, cursor)) in streams.enumerated() where stream.isWaiting {
       if stream.hasFailed {
         stream.deliverFailure()
         return true
       }
-      let events = await withoutFaults { try? await backend.client.changesSince(stream.cursor) }
+      let events = await withoutFaults { try? await backend.client.changesSince(cursor) }
       guard let event = events?.first else { continue }
+      if let eventCursor = event.cursor { streams[index].cursor = eventCursor }
       stream.deliver(event)
       return true
     }
@@ -199,124 +221,6 @@ final class LifetimeNetwork {
 
   /// Ends every open live stream with `error`, as a dropped connection does.
   func dropStreams(with error: UserFacingError) {
-    for stream in streams { stream.fail(error) }
-  }
-}
-
-/// A live stream the feature opened through ``LifetimeNetwork``, sent the backend's changes one
-/// at a time.
-@MainActor
-final class LiveStream {
-  enum Phase: Equatable {
-    /// Handed to the feature, which has not asked for an element yet.
-    case opened
-    /// The reader waits for the next element.
-    case waiting
-    /// An element (or the end) was handed to the reader, which has not asked for the next.
-    case taking
-    /// Ended: nothing more is sent.
-    case closed
-  }
-
-  /// Held by the stream the feature reads, only: gone once the feature has dropped it.
-  final class Liveness: Sendable {}
-
-  /// The reader's continuation while it waits, and whether its task was cancelled: set from
-  /// the task that cancels it.
-  private struct Reader {
-    var continuation: CheckedContinuation<NotificationEvent?, any Error>?
-    var isCancelled = false
-  }
-
-  private(set) var phase = Phase.opened
-  /// The cursor of the last change sent.
-  private(set) var cursor: ChangeCursor
-  /// Whether the reader is in the catch-up call (on the clock).
-  var isCatchingUp = false
-  weak var liveness: Liveness?
-  private var failure: UserFacingError?
-  private let reader = LockedState(Reader())
-
-  init(cursor: ChangeCursor) {
-    self.cursor = cursor
-  }
-
-  var isWaiting: Bool { phase == .waiting && !isOver }
-
-  /// Ended, or dropped by the feature.
-  var isOver: Bool {
-    phase == .closed || liveness == nil || reader.withLock { $0.isCancelled }
-  }
-
-  var isBusy: Bool {
-    guard !isOver else { return false }
-    switch phase {
-    case .opened: return !isCatchingUp
-    case .taking: return true
-    case .waiting, .closed: return false
-    }
-  }
-
-  /// The reader asks for the next element: it waits until ``deliver(_:)`` or
-  /// ``deliverFailure()``, even when the stream has failed already, so that the failure reaches
-  /// it only when the test says.
-  func next() async throws -> NotificationEvent? {
-    guard phase != .closed else { return nil }
-    phase = .waiting
-    let reader = reader
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        let cancelled = reader.withLock { reader in
-          if reader.isCancelled { return true }
-          reader.continuation = continuation
-          return false
-        }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
-      }
-    } onCancel: {
-      let continuation = reader.withLock { reader in
-        reader.isCancelled = true
-        defer { reader.continuation = nil }
-        return reader.continuation
-      }
-      continuation?.resume(throwing: CancellationError())
-    }
-  }
-
-  func deliver(_ event: NotificationEvent) {
-    guard let continuation = takeContinuation() else { return }
-    if let eventCursor = event.cursor { cursor = eventCursor }
-    phase = .taking
-    continuation.resume(returning: event)
-  }
-
-  /// Ends the stream with `error`, which reaches the reader with ``deliverFailure()``.
-  func fail(_ error: UserFacingError) {
-    guard phase != .closed else { return }
-    failure = error
-  }
-
-  /// Whether the stream has failed and its reader has not been told.
-  var hasFailed: Bool { failure != nil }
-
-  /// Tells the waiting reader the stream failed.
-  func deliverFailure() {
-    guard let failure, let continuation = takeContinuation() else { return }
-    self.failure = nil
-    phase = .taking
-    continuation.resume(throwing: failure)
-  }
-
-  /// Ends the stream: its reader's task was cancelled (a reader still waiting is told so).
-  func close() {
-    phase = .closed
-    takeContinuation()?.resume(throwing: CancellationError())
-  }
-
-  private func takeContinuation() -> CheckedContinuation<NotificationEvent?, any Error>? {
-    reader.withLock { reader in
-      defer { reader.continuation = nil }
-      return reader.continuation
-    }
+    for (stream, _) in streams { stream.fail(error) }
   }
 }

@@ -18,8 +18,15 @@ struct LifetimeReferenceModel {
   /// Notifications the backend deleted that the list has dropped, with the errors reported
   /// then: they must not come back.
   var backendDeletions: [String: Int] = [:]
-  /// Notifications the backend deleted that the list may not have dropped yet.
-  var backendDeletionsNotSeen: Set<String> = []
+  /// Notifications the backend deleted that the list may not have dropped yet, each with
+  /// whether the list has listed it since (one never listed since is not dropped by not being
+  /// listed: a page the backend read before the deletion may still list it).
+  var backendDeletionsNotSeen: [String: Bool] = [:]
+  /// Whether a notification the backend deleted counts as dropped only once the feature has
+  /// seen the deletion (`deletionsSeen`): while a flag forgives pages answered out of order.
+  var dropsNeedTheDeletionSeen = false
+  /// The deletions the feature has seen (live events and catch-ups).
+  var deletionsSeen: Set<String> = []
   /// Pushes shown to the person and not deleted by them: listed until they delete them.
   var pushes: [String: NotificationData] = [:]
   /// Pushes the backend will list later (the test inserts them into the backend in a later
@@ -30,6 +37,36 @@ struct LifetimeReferenceModel {
   /// The filter choice the person made last.
   var filter = NotificationFilter.all
   var unreadOnly = false
+  /// Whether the filter shown and saved must be ``filter`` and ``unreadOnly``: not while a race
+  /// a flag forgives may have replaced the person's choice.
+  var filterIsKnown = true
+  /// The types the person muted.
+  var muted: Set<NotificationType> = []
+  /// Whether the muted types shown and saved must be ``muted``, as ``filterIsKnown``.
+  var mutedIsKnown = true
+  /// The notifications whose claims are not checked until everything converges (`nil`: every
+  /// notification's), while a race a flag forgives may show them otherwise.
+  var suspended: Set<String>? = []
+
+  mutating func suspendClaims(about ids: Set<String>?) {
+    guard let ids else {
+      suspended = nil
+      return
+    }
+    suspended?.formUnion(ids)
+  }
+
+  mutating func resumeClaims() {
+    suspended = []
+  }
+
+  /// The notifications whose claims are not checked until a first page newer than a late one
+  /// is listed (see `Lifetime.refreshTwiceAnsweredOutOfOrder()`).
+  var suspendedUntilARefresh: Set<String> = []
+
+  func isSuspended(_ id: String) -> Bool {
+    (suspended?.contains(id) ?? true) || suspendedUntilARefresh.contains(id)
+  }
 
   /// Records what a person's action did to the list at once (the optimistic change): the read
   /// state it gave, and what it removed.
@@ -68,14 +105,15 @@ struct LifetimeReferenceModel {
 
   /// The problems with `feed`: an id listed twice, an order that is not newest first, a
   /// deleted notification back without an error, a change undone without an error, a push or
-  /// notice gone. Claims an error explains are forgotten.
-  mutating func problems(with feed: NotificationFeed) -> [String] {
+  /// notice gone (once the launch has restored them: `restored`). Claims an error explains are
+  /// forgotten.
+  mutating func problems(with feed: NotificationFeed, restored: Bool = true) -> [String] {
     var problems: [String] = []
     if Set(feed.ids).count != feed.count { problems.append("an id is listed twice: \(feed.ids)") }
     if feed.elements != feed.elements.sorted(by: NotificationData.isOrderedBefore) {
       problems.append("the list is not newest first: \(feed.ids)")
     }
-    for notification in feed {
+    for notification in feed where !isSuspended(notification.id) {
       let id = notification.id
       if let errorsThen = deletions[id] {
         if errors > errorsThen {
@@ -101,10 +139,16 @@ struct LifetimeReferenceModel {
         }
       }
     }
-    for id in backendDeletionsNotSeen where !feed.contains(id: id) {
-      backendDeletionsNotSeen.remove(id)
+    for (id, listedSince) in backendDeletionsNotSeen {
+      guard !feed.contains(id: id) else {
+        backendDeletionsNotSeen[id] = true
+        continue
+      }
+      guard listedSince, !dropsNeedTheDeletionSeen || deletionsSeen.contains(id) else { continue }
+      backendDeletionsNotSeen[id] = nil
       backendDeletions[id] = errors
     }
+    guard restored else { return problems }
     for id in pushes.keys.sorted() where !feed.contains(id: id) {
       problems.append("the push \(id) shown to the person is no longer listed")
     }
