@@ -47,6 +47,7 @@ extension NotificationFeature {
           state.paging.hasMore = page.hasMore
           state.paging.next = page.nextCursor
         }
+        state.log.serverListed(page.items.lazy.map(\.id))
         forgetSeen(&state)
         state.reshowAll()
         // The live stream opens from the first page's cursor: opened before, a change made
@@ -54,6 +55,7 @@ extension NotificationFeature {
         return wasListed || state.connection != .offline ? .none : startUpdates(&state)
       }
       state.server.append(page)
+      state.log.serverListed(page.items.lazy.map(\.id))
       state.paging.hasMore = page.hasMore
       state.paging.next = page.nextCursor
       state.reshow(page.items.map(\.id))
@@ -71,11 +73,19 @@ extension NotificationFeature {
 
     case .liveEvent(let event):
       state.server.apply(event)
-      forgetSeen(&state)
       switch event.change {
-      case .inserted(let copy), .updated(let copy): state.reshow([copy.id])
-      case .deleted(let id): state.reshow([id])
-      case .snapshot: state.reshowAll()
+      case .inserted(let copy), .updated(let copy):
+        state.log.serverListed([copy.id])
+        forgetSeen(&state)
+        state.reshow([copy.id])
+      case .deleted(let id):
+        state.log.serverRemoved([id])
+        forgetSeen(&state)
+        state.reshow([id])
+      case .snapshot(let copies):
+        state.log.serverListed(copies.lazy.map(\.id))
+        forgetSeen(&state)
+        state.reshowAll()
       }
       return .none
 
@@ -117,6 +127,29 @@ extension NotificationFeature {
       case .unknown:
         return .none
       }
+
+    case .pushReceived(let payload):
+      let push: NotificationData
+      do {
+        push = try PushPayloadParser.parse(payload, receivedAt: date.now)
+      } catch {
+        state.error = .invalidData(reason: error.description)
+        return .none
+      }
+      // The server lists it already (a duplicate delivery, or a late one): its copy is newer.
+      guard !state.server.notifications.contains(id: push.id) else { return .none }
+      if state.log.receive(push, at: date.now) { state.reshow([push.id]) }
+      return .none
+
+    case .recordLocalNotice(let title, let message):
+      let notice = NotificationData(
+        id: "local-\(uuid().uuidString.lowercased())", type: .system,
+        title: PushPayloadParser.clean(title, limit: 120),
+        message: PushPayloadParser.clean(message, limit: 1_000), timestamp: date.now,
+        priority: .silent)
+      state.log.recordNotice(notice)
+      state.reshow([notice.id])
+      return .none
 
     case .retryDue(let id):
       // Pending again: sent by `sendReady`, with its id, once its turn comes.

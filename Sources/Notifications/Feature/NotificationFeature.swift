@@ -5,8 +5,9 @@ import Loom
 /// server's truth (``ServerFeed``) with the person's changes (``ChangeLog``) replayed on it.
 ///
 /// Package-visible while it is being built: it replaces ``NotificationsFeature`` once it does
-/// everything that one does. This first part launches, lists, follows the live stream, and
-/// makes the person's changes through the log, saved as rows (``ChangeLogStore``).
+/// everything that one does. This first part launches, lists, follows the live stream, keeps
+/// pushes and local notices, and makes the person's changes through the log, saved as rows
+/// (``ChangeLogStore``).
 ///
 /// How a change travels: an action records it in the log, which shows it at once; the records
 /// whose turn has come (``ChangeLog/recordsReadyToSend``) are sent, each with its own id on every
@@ -99,6 +100,10 @@ package struct NotificationFeature: Reducer {
     /// The server applied a change at a cursor (`nil`: it does not say).
     case changeAnswered(UUID, ChangeCursor?)
     case changeFailed(UUID, UserFacingError)
+    /// A push arrived: shown until the server lists it (or deletes it), saved meanwhile.
+    case pushReceived(Data)
+    /// A notice of something the person did on this device: shown, read, never sent.
+    case recordLocalNotice(title: String, message: String)
     /// A change that failed for now is due again.
     case retryDue(UUID)
     /// The log's rows could not be written.

@@ -215,4 +215,78 @@ struct NotificationFeatureSyncTests {
     }
     #expect(store.state.log.isEmpty)
   }
+
+  /// The payload of a push of the notification `id`, `minutesAgo` before the tests' start.
+  static func pushPayload(_ id: String, minutesAgo: Double) -> Data {
+    let timestamp = Int(ChangeLogTests.start.timeIntervalSince1970 - minutesAgo * 60)
+    return payload(
+      #"{"id":"\#(id)","type":"ping","title":"\#(id)","body":"","timestamp":\#(timestamp)}"#)
+  }
+
+  /// Issue #24, item 1: a cold start from a tapped push (or a push received before the saved
+  /// pushes are read) keeps the pushes earlier launches saved: each push is a row of its own,
+  /// so saving one cannot write over the others, and the launch puts what it read under it.
+  @Test func aPushBeforeTheSavedPushesAreReadKeepsThem() async throws {
+    var saved = ChangeLog()
+    let earlier = try PushPayloadParser.parse(
+      Self.pushPayload("p1", minutesAgo: 30), receivedAt: ChangeLogTests.start)
+    saved.receive(earlier, at: ChangeLogTests.start)
+    let rows = ChangeLogStore.inMemory(saved)
+    let page = NotificationPage(items: [], changeCursor: 5)
+    var launching = Feature.State()
+    launching.launch = .restoring
+    let store = makeStore(launching, backend: Backend(pages: [page]), saved: rows)
+    let tapped = try PushPayloadParser.parse(
+      Self.pushPayload("p2", minutesAgo: 1), receivedAt: ChangeLogTests.start)
+
+    await store.send(.pushReceived(Self.pushPayload("p2", minutesAgo: 1))) {
+      $0.log.receive(tapped, at: ChangeLogTests.start)
+      $0.shown = [tapped]
+    }
+    await store.send(.restored(saved)) {
+      $0.log = saved.restoredForLaunch.merging(newer: $0.log)
+      $0.launch = .ready
+      $0.paging.isLoading = true
+      $0.shown = [tapped, earlier]
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.connection = .connecting
+    }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.receive(.updatesFailed(.network)) {
+      $0.connection = .offline
+      $0.error = .network
+    }
+    #expect(try await rows.load().unlisted.ids == ["p2", "p1"])
+  }
+
+  /// Issue #24, item 3: two processes on one inbox lose no push and no notice. Each writes its
+  /// own rows; a third launch reads all of them.
+  @Test func twoProcessesReceivingPushesAndNoticesAtOnceLoseNone() async throws {
+    let rows = ChangeLogStore.inMemory()
+    let processes = (0..<2).map { _ in
+      Store(initialState: Feature.State()) {
+        NotificationFeature()
+      } withDependencies: {
+        $0.date = .constant(ChangeLogTests.start)
+        $0.uuid = .incrementing
+        $0.continuousClock = ImmediateClock()
+        $0.notificationClient = Backend(pages: []).client
+        $0.changeLogStore = rows
+      }
+    }
+    for index in 0..<40 {
+      let process = processes[index % 2]
+      if index.isMultiple(of: 4) {
+        process.send(.recordLocalNotice(title: "Notice \(index)", message: ""))
+      } else {
+        process.send(.pushReceived(Self.pushPayload("p\(index)", minutesAgo: Double(index))))
+      }
+    }
+    let saved = try await rows.load()
+    #expect(saved.unlisted.count == 40)
+    #expect(saved.unlisted.filter(\.isLocal).count == 10)
+  }
 }
