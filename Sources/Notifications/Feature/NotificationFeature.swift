@@ -41,7 +41,7 @@ package struct NotificationFeature: Reducer {
     ///
     /// - Complexity: O(*k* × (*r* + log *n*)) for *k* ids, *r* records and *n* notifications;
     ///   O(*n*) for each one that moves.
-    mutating func reshow(_ ids: some Sequence<String>) {
+    package mutating func reshow(_ ids: some Sequence<String>) {
       for id in ids {
         let copy = server.notifications[id: id] ?? log.unlisted[id: id]
         let now = copy.flatMap(log.replaying(on:))
@@ -59,7 +59,7 @@ package struct NotificationFeature: Reducer {
     /// Recomputes everything shown.
     ///
     /// - Complexity: O((*n* + *u*) × *r* + (*n* + *u*) log(*n* + *u*)).
-    mutating func reshowAll() {
+    package mutating func reshowAll() {
       shown = log.shown(over: server.notifications)
     }
   }
