@@ -107,7 +107,9 @@ struct AppFeatureTests {
     let store = makeStore {
       $0.notificationClient.markAsRead = { _ in for await _ in markRead.stream { break } }
     }
-    let tap = Data(#"{"id":"n1","type":"ping","pingId":"p1","contactId":"c1","title":"Ping","body":"Hi","timestamp":1700000000}"#.utf8)
+    let tap = Data(
+      #"{"id":"n1","type":"ping","pingId":"p1","contactId":"c1","title":"Ping","body":"Hi","timestamp":1700000000}"#
+        .utf8)
     await store.send(.pushTapped(tap)) { $0.bufferedTaps = [tap] }
     await store.send(.launched) {
       $0.isReady = true
@@ -143,7 +145,7 @@ struct AppFeatureTests {
     let removed = LockedState<[String]>([])
     let tokens = AsyncStream<String>.makeStream()
     var state = AppFeature.State()
-    state.pushRegistration.uploadedToken = "old"
+    state.pushRegistration.registeredTokens = ["old"]
     let store = makeStore(state) {
       $0.pushClient.authorizationStatus = { .notDetermined }
       $0.pushClient.requestAuthorization = { .authorized }
@@ -153,20 +155,29 @@ struct AppFeatureTests {
       $0.pushClient.removeToken = { token in removed.withLock { $0.append(token) } }
     }
     await store.send(.launched) { $0.isReady = true }
-    await store.receive(.pushRegistration(.start)) { $0.pushRegistration.phase = .requestingAuthorization }
+    await store.receive(.pushRegistration(.start)) {
+      $0.pushRegistration.phase = .requestingAuthorization
+    }
     await store.receive(.pushRegistration(.authorizationResolved(.authorized))) {
       $0.pushRegistration.phase = .registered
       $0.pushRegistration.authorization = .authorized
     }
     tokens.continuation.yield("old")
-    await store.receive(.pushRegistration(.tokenReceived("old")))
+    await store.receive(.pushRegistration(.tokenReceived("old"))) {
+      $0.pushRegistration.deviceToken = "old"
+    }
     tokens.continuation.yield("new")
     await store.receive(.pushRegistration(.tokenReceived("new"))) {
-      $0.pushRegistration.uploading = .init(token: "new")
+      $0.pushRegistration.deviceToken = "new"
+      $0.pushRegistration.call = .upload("new")
     }
-    await store.receive(.pushRegistration(.uploadFinished("new", error: nil))) {
-      $0.pushRegistration.uploadedToken = "new"
-      $0.pushRegistration.uploading = nil
+    await store.receive(.pushRegistration(.callFinished(.upload("new"), error: nil))) {
+      $0.pushRegistration.registeredTokens = ["old", "new"]
+      $0.pushRegistration.call = .remove("old")
+    }
+    await store.receive(.pushRegistration(.callFinished(.remove("old"), error: nil))) {
+      $0.pushRegistration.registeredTokens = ["new"]
+      $0.pushRegistration.call = nil
     }
     #expect(uploaded.withLock { $0 } == ["new"])
     #expect(removed.withLock { $0 } == ["old"])

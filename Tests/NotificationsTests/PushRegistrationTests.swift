@@ -22,29 +22,125 @@ struct PushRegistrationTests {
     }
   }
 
-  @Test func aFailedUploadIsRetriedWithBackoff() async {
+  @Test func aTokenReplacedWhileItsUploadIsInFlightEndsWithOnlyTheNewTokenOnTheBackend() async {
+    let backend = LockedState<Set<String>>([])
+    let firstUpload = AsyncStream<Void>.makeStream()
+    let store = TestStore(initialState: PushRegistrationFeature.State()) {
+      PushRegistrationFeature()
+    } withDependencies: {
+      $0.settingsClient = .inMemory()
+      $0.pushClient.uploadToken = { token in
+        // The first upload is answered only after the token has been replaced.
+        if token == "t1" { for await _ in firstUpload.stream { break } }
+        backend.withLock { _ = $0.insert(token) }
+      }
+      $0.pushClient.removeToken = { token in backend.withLock { _ = $0.remove(token) } }
+    }
+    store.timeout = featureTestTimeout
+    await store.send(.tokenReceived("t1")) {
+      $0.deviceToken = "t1"
+      $0.call = .upload("t1")
+    }
+    await store.send(.tokenReceived("t2")) { $0.deviceToken = "t2" }
+    firstUpload.continuation.yield()
+    await store.receive(.callFinished(.upload("t1"), error: nil)) {
+      $0.registeredTokens = ["t1"]
+      $0.call = .upload("t2")
+    }
+    await store.receive(.callFinished(.upload("t2"), error: nil)) {
+      $0.registeredTokens = ["t1", "t2"]
+      $0.call = .remove("t1")
+    }
+    await store.receive(.callFinished(.remove("t1"), error: nil)) {
+      $0.registeredTokens = ["t2"]
+      $0.call = nil
+    }
+    #expect(backend.withLock { $0 } == ["t2"])
+  }
+
+  @Test func aFailingUploadIsRetriedAfterABackoffWithItsErrorVisibleUntilItSucceeds() async {
     let clock = TestClock()
     let attempts = LockedState(0)
     let store = TestStore(initialState: PushRegistrationFeature.State()) {
       PushRegistrationFeature()
     } withDependencies: {
       $0.continuousClock = clock
+      $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: 1))
       $0.settingsClient = .inMemory()
       $0.pushClient.uploadToken = { _ in
-        if attempts.withLock({ $0 += 1; return $0 }) == 1 { throw UserFacingError.network }
+        // More failures than the five an upload used to be given.
+        if attempts.withLock({
+          $0 += 1; return $0
+        }) <= 6 {
+          throw UserFacingError.network
+        }
       }
     }
     store.timeout = featureTestTimeout
-    await store.send(.tokenReceived("t1")) { $0.uploading = .init(token: "t1") }
-    await store.receive(.uploadFinished("t1", error: .network)) {
-      $0.uploading = .init(token: "t1", failures: 1)
+    await store.send(.tokenReceived("t1")) {
+      $0.deviceToken = "t1"
+      $0.call = .upload("t1")
+    }
+    for count in 1...6 {
+      await store.receive(.callFinished(.upload("t1"), error: .network)) {
+        $0.call = nil
+        $0.unconfirmedTokens = ["t1"]
+        $0.failure = .init(error: .network, count: count)
+      }
+      // The backoff, at most 2^count seconds (and at most a minute), is not over before half.
+      let backoff = Duration.seconds(min(60, 1 << count))
+      await clock.advance(by: backoff / 2 - .milliseconds(1))
+      await clock.advance(by: backoff / 2 + .milliseconds(1))
+      await store.receive(.retry) { $0.call = .upload("t1") }
+    }
+    await store.receive(.callFinished(.upload("t1"), error: nil)) {
+      $0.call = nil
+      $0.failure = nil
+      $0.registeredTokens = ["t1"]
+      $0.unconfirmedTokens = []
+    }
+    #expect(attempts.withLock { $0 } == 7)
+    await store.send(.tokenReceived("t1"))
+  }
+
+  @Test func aFailingRemovalIsRetriedAfterABackoff() async {
+    let clock = TestClock()
+    let removals = LockedState<[String]>([])
+    let store = TestStore(initialState: PushRegistrationFeature.State(registeredTokens: ["old"])) {
+      PushRegistrationFeature()
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: 1))
+      $0.settingsClient = .inMemory()
+      $0.pushClient.uploadToken = { _ in }
+      $0.pushClient.removeToken = { token in
+        if removals.withLock({
+          $0.append(token); return $0.count
+        }) == 1 {
+          throw UserFacingError.server(status: 503)
+        }
+      }
+    }
+    store.timeout = featureTestTimeout
+    await store.send(.tokenReceived("new")) {
+      $0.deviceToken = "new"
+      $0.call = .upload("new")
+    }
+    await store.receive(.callFinished(.upload("new"), error: nil)) {
+      $0.registeredTokens = ["old", "new"]
+      $0.call = .remove("old")
+    }
+    await store.receive(.callFinished(.remove("old"), error: .server(status: 503))) {
+      $0.call = nil
+      $0.failure = .init(error: .server(status: 503))
     }
     await clock.advance(by: .seconds(2))
-    await store.receive(.retryUpload("t1"))
-    await store.receive(.uploadFinished("t1", error: nil)) {
-      $0.uploadedToken = "t1"
-      $0.uploading = nil
+    await store.receive(.retry) { $0.call = .remove("old") }
+    await store.receive(.callFinished(.remove("old"), error: nil)) {
+      $0.registeredTokens = ["new"]
+      $0.call = nil
+      $0.failure = nil
     }
-    await store.send(.tokenReceived("t1"))
+    #expect(removals.withLock { $0 } == ["old", "old"])
   }
 }

@@ -173,8 +173,10 @@ struct RelaunchTests {
     return store
   }
 
-  func savedToken(_ settings: SettingsClient) async -> String? {
-    try? await settings.load(String.self, forKey: PushRegistrationFeature.settingsKey)
+  func savedTokens(_ settings: SettingsClient) async -> [String]? {
+    let saved = try? await settings.load(
+      PushRegistrationFeature.SavedTokens.self, forKey: PushRegistrationFeature.settingsKey)
+    return saved.flatMap { $0 }.map { $0.registered + $0.unconfirmed }
   }
 
   /// Launches push registration once, uploading `token`.
@@ -188,10 +190,13 @@ struct RelaunchTests {
       $0.authorization = .authorized
     }
     tokens.yield(token)
-    await store.receive(.tokenReceived(token)) { $0.uploading = .init(token: token) }
-    await store.receive(.uploadFinished(token, error: nil)) {
-      $0.uploadedToken = token
-      $0.uploading = nil
+    await store.receive(.tokenReceived(token)) {
+      $0.deviceToken = token
+      $0.call = .upload(token)
+    }
+    await store.receive(.callFinished(.upload(token), error: nil)) {
+      $0.registeredTokens = [token]
+      $0.call = nil
     }
     tokens.finish()
     await store.finish()
@@ -200,7 +205,7 @@ struct RelaunchTests {
   @Test func theUploadedTokenIsSavedAndNotUploadedAgainAfterARelaunch() async {
     let settings = SettingsClient.inMemory()
     await uploadOnce("t1", settings: settings)
-    #expect(await savedToken(settings) == "t1")
+    #expect(await savedTokens(settings) == ["t1"])
 
     let tokens = TestStream<String>()
     let uploaded = LockedState<[String]>([])
@@ -208,13 +213,15 @@ struct RelaunchTests {
     let relaunched = launchRegistration(
       settings, tokens: tokens, uploaded: uploaded, removed: removed)
     await relaunched.send(.start) { $0.phase = .requestingAuthorization }
-    await relaunched.receive(.savedTokenLoaded("t1")) { $0.uploadedToken = "t1" }
+    await relaunched.receive(.savedTokensLoaded(.init(registered: ["t1"]))) {
+      $0.registeredTokens = ["t1"]
+    }
     await relaunched.receive(.authorizationResolved(.authorized)) {
       $0.phase = .registered
       $0.authorization = .authorized
     }
     tokens.yield("t1")
-    await relaunched.receive(.tokenReceived("t1"))
+    await relaunched.receive(.tokenReceived("t1")) { $0.deviceToken = "t1" }
     tokens.finish()
     await relaunched.finish()
     #expect(uploaded.withLock { $0 } == [])
@@ -231,35 +238,102 @@ struct RelaunchTests {
     let relaunched = launchRegistration(
       settings, tokens: tokens, uploaded: uploaded, removed: removed)
     await relaunched.send(.start) { $0.phase = .requestingAuthorization }
-    await relaunched.receive(.savedTokenLoaded("t1")) { $0.uploadedToken = "t1" }
+    await relaunched.receive(.savedTokensLoaded(.init(registered: ["t1"]))) {
+      $0.registeredTokens = ["t1"]
+    }
     await relaunched.receive(.authorizationResolved(.authorized)) {
       $0.phase = .registered
       $0.authorization = .authorized
     }
     tokens.yield("t2")
-    await relaunched.receive(.tokenReceived("t2")) { $0.uploading = .init(token: "t2") }
-    await relaunched.receive(.uploadFinished("t2", error: nil)) {
-      $0.uploadedToken = "t2"
-      $0.uploading = nil
+    await relaunched.receive(.tokenReceived("t2")) {
+      $0.deviceToken = "t2"
+      $0.call = .upload("t2")
+    }
+    await relaunched.receive(.callFinished(.upload("t2"), error: nil)) {
+      $0.registeredTokens = ["t1", "t2"]
+      $0.call = .remove("t1")
+    }
+    await relaunched.receive(.callFinished(.remove("t1"), error: nil)) {
+      $0.registeredTokens = ["t2"]
+      $0.call = nil
     }
     tokens.finish()
     await relaunched.finish()
     #expect(uploaded.withLock { $0 } == ["t2"])
     #expect(removed.withLock { $0 } == ["t1"])
-    #expect(await savedToken(settings) == "t2")
+    #expect(await savedTokens(settings) == ["t2"])
   }
 
-  @Test func aTokenWhoseUploadFailedIsNotSaved() async {
+  @Test func aTokenWhoseUploadAnEarlierLaunchDidNotSeeAnsweredIsRemovedWhenReplaced() async {
+    let settings = SettingsClient.inMemory()
+    // The earlier launch ended while its upload of t2 was in flight.
+    try? await settings.save(
+      PushRegistrationFeature.SavedTokens(registered: ["t1"], unconfirmed: ["t2"]),
+      forKey: PushRegistrationFeature.settingsKey)
+    let tokens = TestStream<String>()
+    let uploaded = LockedState<[String]>([])
+    let removed = LockedState<[String]>([])
+    let relaunched = launchRegistration(
+      settings, tokens: tokens, uploaded: uploaded, removed: removed)
+    await relaunched.send(.start) { $0.phase = .requestingAuthorization }
+    await relaunched.receive(.savedTokensLoaded(.init(registered: ["t1"], unconfirmed: ["t2"]))) {
+      $0.registeredTokens = ["t1"]
+      $0.unconfirmedTokens = ["t2"]
+    }
+    await relaunched.receive(.authorizationResolved(.authorized)) {
+      $0.phase = .registered
+      $0.authorization = .authorized
+    }
+    tokens.yield("t3")
+    await relaunched.receive(.tokenReceived("t3")) {
+      $0.deviceToken = "t3"
+      $0.call = .upload("t3")
+    }
+    await relaunched.receive(.callFinished(.upload("t3"), error: nil)) {
+      $0.registeredTokens = ["t1", "t3"]
+      $0.call = .remove("t1")
+    }
+    await relaunched.receive(.callFinished(.remove("t1"), error: nil)) {
+      $0.registeredTokens = ["t3"]
+      $0.call = .remove("t2")
+    }
+    await relaunched.receive(.callFinished(.remove("t2"), error: nil)) {
+      $0.unconfirmedTokens = []
+      $0.call = nil
+    }
+    tokens.finish()
+    await relaunched.finish()
+    #expect(uploaded.withLock { $0 } == ["t3"])
+    #expect(removed.withLock { $0 } == ["t1", "t2"])
+    #expect(await savedTokens(settings) == ["t3"])
+  }
+
+  @Test func aTokenWhoseUploadFailedIsSavedAsUnconfirmed() async {
     let settings = SettingsClient.inMemory()
     let store = TestStore(initialState: PushRegistrationFeature.State()) {
       PushRegistrationFeature()
     } withDependencies: {
       $0.settingsClient = settings
+      $0.continuousClock = TestClock()
+      $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: 1))
       $0.pushClient.uploadToken = { _ in throw UserFacingError.unauthorized }
     }
     store.timeout = featureTestTimeout
-    await store.send(.tokenReceived("t1")) { $0.uploading = .init(token: "t1") }
-    await store.receive(.uploadFinished("t1", error: .unauthorized)) { $0.uploading = nil }
-    #expect(await savedToken(settings) == nil)
+    await store.send(.tokenReceived("t1")) {
+      $0.deviceToken = "t1"
+      $0.call = .upload("t1")
+    }
+    await store.receive(.callFinished(.upload("t1"), error: .unauthorized)) {
+      $0.call = nil
+      $0.unconfirmedTokens = ["t1"]
+      $0.failure = .init(error: .unauthorized)
+    }
+    // Saved as a token the backend may hold, so a later launch removes it if it is replaced.
+    let saved = try? await settings.load(
+      PushRegistrationFeature.SavedTokens.self, forKey: PushRegistrationFeature.settingsKey)
+    #expect(saved == .init(registered: [], unconfirmed: ["t1"]))
+    // Its retry waits for its backoff.
+    await store.skipInFlightEffects()
   }
 }

@@ -54,10 +54,12 @@ struct FeatureDocPushShellTests {
     // snippet: show
     store.send(.pushRegistration(.start))
     // snippet: end
-    for await state in store.states where state.pushRegistration.uploadedToken != nil { break }
+    for await state in store.states where state.pushRegistration.registeredTokens == ["token-1"] {
+      break
+    }
     #expect(store.state.pushRegistration.phase == .registered)
     #expect(store.state.pushRegistration.authorization == .authorized)
-    #expect(store.state.pushRegistration.uploadedToken == "token-1")
+    #expect(store.state.pushRegistration.registeredTokens == ["token-1"])
     #expect(uploaded.withLock { $0 } == ["token-1"])
   }
 }
