@@ -56,12 +56,15 @@ final class LifetimeTokens: LifetimeGate {
   func launch(settings: SettingsClient) {
     let client = client
     let clock = clock
+    let random = WithRandomNumberGenerator(
+      SeededRandomNumberGenerator(seed: self.random.next()))
     let store = Store(initialState: Feature.State()) {
       Feature()
     } withDependencies: {
       $0.pushClient = client
       $0.settingsClient = settings
       $0.continuousClock = clock
+      $0.randomNumberGenerator = random
     }
     self.store = store
     store.send(.start)
@@ -85,7 +88,11 @@ final class LifetimeTokens: LifetimeGate {
   /// What is wrong with the backend's tokens, once everything has drained.
   var problems: [String] {
     guard let current, registered != [current] else { return [] }
-    return ["the token backend holds \(registered.sorted()); the current token is \(current)"]
+    let state = store.map { String(describing: $0.state) } ?? "none"
+    return [
+      "the token backend holds \(registered.sorted()); the current token is \(current); "
+        + "the registration: \(state)"
+    ]
   }
 
   // MARK: LifetimeGate
