@@ -35,7 +35,7 @@ public final class LocalInbox: Sendable {
   private let broadcast = ChangeBroadcast()
   /// The change log stores' database work, one call at a time in the order called (see
   /// ``inCallOrder(_:)``).
-  let changeLogQueue = DispatchQueue(label: "LocalInbox.changeLogQueue")
+  private let changeLogWork = ChangeLogWork()
 
   /// Creates an inbox over the database at `url` (opened on first use). The live stream
   /// notices other processes' changes by checking the database every `pollInterval` on `clock`.
@@ -187,11 +187,11 @@ public final class LocalInbox: Sendable {
   static func pageKey(_ cursor: String) throws(UserFacingError) -> PageKey {
     guard let key = PageKey(cursor: cursor) else {
       throw UserFacingError(
-        InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave."))
+        InboxError.invalidRequest("The cursor \"\(cursor.prefix(40))\" is not one this inbox gave.")
+      )
     }
     return key
   }
-
 
   /// The settings client over the inbox: settings live in the same database, read and written
   /// off the caller's executor.
@@ -239,15 +239,14 @@ public final class LocalInbox: Sendable {
   ///
   /// Unlike ``offCaller(_:)``, whose calls take the database's lock in whatever order the pool's
   /// threads reach it: a record saved by one action and removed by the next was saved again
-  /// when the first write came last. The order is fixed before the first suspension: the
-  /// endpoints are `nonisolated(nonsending)`, so `body` is put on the queue by the caller,
-  /// synchronously, in the order of its calls.
+  /// when the first write came last. Here each call is a job of one actor, ``ChangeLogWork``,
+  /// enqueued when the caller hops to it: the endpoints are `nonisolated(nonsending)`, so the
+  /// hop is made by the caller, in the order of its calls, and an actor runs the jobs of one
+  /// priority in the order they were enqueued.
   nonisolated(nonsending) func inCallOrder<Value: Sendable>(
     _ body: @escaping @Sendable () throws -> Value
   ) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-      changeLogQueue.async { continuation.resume(with: Swift.Result { try body() }) }
-    }
+    try await changeLogWork.run(body)
   }
 
   // MARK: Opening
@@ -381,5 +380,13 @@ extension UserFacingError {
   /// The inbox's error as the feature shows it: the description, which names the file.
   init(_ error: InboxError) {
     self = .operationFailed(message: error.description)
+  }
+}
+
+/// The change log stores' database work: an actor, so that its calls run one at a time, in the
+/// order they were made, off the caller's executor (see ``LocalInbox/inCallOrder(_:)``).
+actor ChangeLogWork {
+  func run<Value: Sendable>(_ body: @Sendable () throws -> Value) throws -> Value {
+    try body()
   }
 }
