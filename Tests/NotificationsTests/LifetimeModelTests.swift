@@ -156,6 +156,15 @@ struct LifetimeModelTests {
   /// `NotificationsFeature+UnreadTotal.swift`; issue #24: the oracle "does not forgive a
   /// disagreement that lasts until a refresh"). Seed: 17.
   static let theListAndCountAgreeWithoutARefresh = false
+  /// Whether, once everything has converged (refreshed, every page loaded), the list holds no
+  /// notification the backend no longer has. Today one can stay: CI's run of seed 51 (at
+  /// afe1d68 and 07bfffd) ended listing `other37`, which another device inserted and the
+  /// backend no longer had, after two refreshes; random seeds 6711653436005868070 and
+  /// 7778406170627082431 failed the same way once each in 400. None of them fails again run
+  /// alone: the digests of a few seeds still differ between runs (1 to 2 of 61 per run), so the
+  /// path that shows it is not replayed yet. While false, such notifications are left out of
+  /// the comparison, and only they; the rewrite of #24 turns it true.
+  static let aNotificationTheBackendNoLongerHasIsNotListedOnceConverged = false
 
   nonisolated static var seeds: [UInt64] {
     let environment = ProcessInfo.processInfo.environment
