@@ -5,25 +5,35 @@ extension NotificationFeature {
   func reduceAction(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .onAppear:
-      guard state.launch == .notStarted else { return .none }
-      state.launch = .restoring
-      return .run { [changeLogStore] send in
-        await send(.restored(try await changeLogStore.load()))
-      } catch: { error, send in
-        await send(.restoreFailed(UserFacingError(error)))
+      switch state.launch {
+      case .notStarted:
+        state.launch = .restoring()
+        return .merge(restore(), listenForResponses())
+      case .restoring:
+        return .none
+      case .ready:
+        // Back on screen: the live stream opens again from the feed's cursor.
+        return .merge(
+          listenForResponses(),
+          state.connection == .offline ? startUpdates(&state, attempt: 0) : .none)
       }
 
-    case .restored(let saved):
-      guard state.launch == .restoring else { return .none }
-      state.log = saved.restoredForLaunch.merging(newer: state.log)
-      return startListing(&state)
+    case .onDisappear:
+      state.connection = .offline
+      return .merge(.cancel(id: CancelID.updates), .cancel(id: CancelID.reconnect))
 
-    case .restoreFailed(let error):
+    case .restored(let saved):
+      guard case .restoring(let arrived) = state.launch else { return .none }
+      state.log = saved.log.restoredForLaunch.merging(newer: state.log)
+      return restore(saved, arrived: arrived, in: &state)
+
+    case .restoreFailed(let error, let saved):
       // What cannot be read is left as it is (a later launch reads it again); this launch
       // goes on with what it records itself.
-      guard state.launch == .restoring else { return .none }
+      guard case .restoring(let arrived) = state.launch else { return .none }
       state.error = error
-      return startListing(&state)
+      return .merge(
+        .send(.delegate(.errorOccurred(error))), restore(saved, arrived: arrived, in: &state))
 
     case .refreshRequested:
       guard state.launch == .ready else { return .none }
@@ -52,7 +62,8 @@ extension NotificationFeature {
         state.reshowAll()
         // The live stream opens from the first page's cursor: opened before, a change made
         // between the page and the stream would be missed.
-        return wasListed || state.connection != .offline ? .none : startUpdates(&state)
+        return wasListed || state.connection != .offline
+          ? .none : startUpdates(&state, attempt: 0)
       }
       state.server.append(page)
       state.log.serverListed(page.items.lazy.map(\.id))
@@ -63,9 +74,12 @@ extension NotificationFeature {
 
     case .pageFailed(let error):
       state.paging.isLoading = false
-      state.error = error
-      return state.connection == .offline && state.server.listing == nil
-        ? startUpdates(&state) : .none
+      // The launch's first page failed: the live stream opens from what is held (a later
+      // first page does not open it again).
+      let follow =
+        state.connection == .offline && state.server.listing == nil
+        ? startUpdates(&state, attempt: 0) : .none
+      return .merge(show(error, in: &state), follow)
 
     case .updatesConnected:
       state.connection = .live
@@ -73,6 +87,7 @@ extension NotificationFeature {
 
     case .liveEvent(let event):
       state.server.apply(event)
+
       switch event.change {
       case .inserted(let copy), .updated(let copy):
         state.log.serverListed([copy.id])
@@ -89,10 +104,32 @@ extension NotificationFeature {
       }
       return .none
 
-    case .updatesFailed(let error):
-      state.connection = .offline
-      state.error = error
-      return .none
+    case .updatesFailed(let error, let attempt):
+      // A connection that was live was healthy: its drop starts the backoff again from zero,
+      // so only attempts that never connect count towards giving up.
+      let attempt = state.connection == .live ? 0 : attempt
+      guard attempt < Self.maximumReconnectAttempts, error.isRetryable else {
+        state.connection = .offline
+        return show(error, in: &state)
+      }
+      state.connection = .reconnecting(attempt: attempt + 1)
+      let delay = NotificationsFeature.backoff(attempt: attempt, random: random)
+      return .run { [clock] send in
+        try await clock.sleep(for: delay)
+        await send(.reconnect(attempt: attempt + 1))
+      }
+      .cancellable(id: CancelID.reconnect, cancelInFlight: true)
+
+    case .reconnect(let attempt):
+      return startUpdates(&state, attempt: attempt)
+
+    case .filterChanged(let filter):
+      state.filter = filter
+      return pickedFilter(&state)
+
+    case .unreadOnlyChanged(let unreadOnly):
+      state.unreadOnly = unreadOnly
+      return pickedFilter(&state)
 
     case .markAsRead(let id):
       return record(.markAsRead(id), in: &state)
@@ -108,6 +145,8 @@ extension NotificationFeature {
 
     case .changeAnswered(let id, let cursor):
       guard let record = state.log.acknowledge(id, at: cursor) else { return .none }
+      // As of a mark-all or clear-all's cursor, nothing beyond what is held is unread.
+      if record.touchesEverything, let cursor { state.server.noneUnreadNotHeld(at: cursor) }
       forgetSeen(&state)
       reshow(record, in: &state)
       return .none
@@ -121,25 +160,17 @@ extension NotificationFeature {
           await send(.retryDue(id))
         }
       case .removed(_, let error):
-        state.error = error
         reshow(record, in: &state)
-        return .none
+        return show(error, in: &state)
       case .unknown:
         return .none
       }
 
     case .pushReceived(let payload):
-      let push: NotificationData
-      do {
-        push = try PushPayloadParser.parse(payload, receivedAt: date.now)
-      } catch {
-        state.error = .invalidData(reason: error.description)
-        return .none
-      }
-      // The server lists it already (a duplicate delivery, or a late one): its copy is newer.
-      guard !state.server.notifications.contains(id: push.id) else { return .none }
-      if state.log.receive(push, at: date.now) { state.reshow([push.id]) }
-      return .none
+      return receivePush(payload, tapped: false, in: &state)
+
+    case .notificationResponse(let payload):
+      return receivePush(payload, tapped: true, in: &state)
 
     case .recordLocalNotice(let title, let message):
       let notice = NotificationData(
@@ -157,13 +188,117 @@ extension NotificationFeature {
       return .none
 
     case .saveFailed(let error):
-      state.error = error
+      return show(error, in: &state)
+
+    case .markTargetRead(let entity):
+      return openTarget(entity, in: &state)
+
+    case .targetUnreadLoaded(let entity, let unread, let cursor, let after):
+      return markFetchedTargetRead(entity, unread, cursor: cursor, after: after, in: &state)
+
+    case .targetUnreadFailed(_, let error):
+      return show(error, in: &state)
+
+    case .notificationTapped(let id):
+      return tap(id, in: &state)
+
+    case .loadNotification(let id):
+      guard state.shown[id: id] == nil else { return .none }
+      return fetchNotification(id, thenTap: false)
+
+    case .notificationLoaded(let copy, let thenTap):
+      if state.server.fetched(copy) {
+        state.log.serverListed([copy.id])
+        state.reshow([copy.id])
+      }
+      guard thenTap else { return .none }
+      // Not shown after all (deleted meanwhile, by the server or the person): not opened.
+      guard state.shown[id: copy.id] != nil else {
+        state.lastTap = .notFound(id: copy.id)
+        return .none
+      }
+      return tap(copy.id, in: &state)
+
+    case .notificationLoadFailed(let id, let error, let thenTap):
+      if thenTap, error == .notFound {
+        state.lastTap = .notFound(id: id)
+        return .none
+      }
+      return show(error, in: &state)
+
+    case .foregroundChanged(let isInForeground):
+      state.isInForeground = isInForeground
       return .none
 
     case .dismissError:
       state.error = nil
       return .none
+
+    case .setPreferencesPresented(let isPresented):
+      state.isPreferencesPresented = isPresented
+      return isPresented ? .send(.preferences(.onAppear)) : .none
+
+    case .preferences, .delegate:
+      return .none
     }
+  }
+
+  /// Reads what was saved, in one step: the log, the filter, the muted types and the OS
+  /// authorization. Only the log's failure fails the launch; a filter or preferences that
+  /// cannot be read are the defaults.
+  private func restore() -> Effect<Action> {
+    .run { [changeLogStore, settings, push] send in
+      let filter = try? await settings.load(SavedFilter.self, forKey: SettingsKey.filter)
+      let muted = await NotificationPreferencesFeature.loadMuted(from: settings)
+      let authorization = await push.authorizationStatus()
+      var saved = Saved(
+        log: ChangeLog(), filter: filter, muted: muted, authorization: authorization)
+      do {
+        saved.log = try await changeLogStore.load()
+        await send(.restored(saved))
+      } catch {
+        await send(.restoreFailed(UserFacingError(error), saved))
+      }
+    }
+  }
+
+  /// Applies what was saved under what arrived while it was read, and starts listing.
+  private func restore(_ saved: Saved, arrived: Arrived, in state: inout State) -> Effect<Action> {
+    if let filter = saved.filter, !arrived.pickedFilter {
+      state.filter = filter.filter
+      state.unreadOnly = filter.unreadOnly
+    }
+    // The preferences take the saved muted types unless the person changed them meanwhile.
+    _ = NotificationPreferencesFeature().reduce(
+      into: &state.preferences, action: .mutedLoaded(saved.muted))
+    state.preferences.authorization = saved.authorization
+    let banners = arrived.banners.compactMap { push in
+      bannerOptions(for: push, in: state).map {
+        Effect<Action>.send(.delegate(.presentBanner(push, $0)))
+      }
+    }
+    return .merge(startListing(&state), state.isInForeground ? .merge(banners) : .none)
+  }
+
+  /// Saves the filter the person picked. Settings calls are applied in the order made, so the
+  /// last pick is the one saved; picked while the launch reads the saved one, it stays.
+  private func pickedFilter(_ state: inout State) -> Effect<Action> {
+    if case .restoring(var arrived) = state.launch {
+      arrived.pickedFilter = true
+      state.launch = .restoring(arrived)
+    }
+    let choice = SavedFilter(filter: state.filter, unreadOnly: state.unreadOnly)
+    return .run { [settings] _ in
+      try await settings.save(choice, forKey: SettingsKey.filter)
+    } catch: { error, send in
+      await send(.saveFailed(UserFacingError(error)))
+    }
+  }
+
+  /// Shows an error, and tells the parent.
+  func show(_ error: UserFacingError, in state: inout State) -> Effect<Action> {
+    state.error = error
+    return .send(.delegate(.errorOccurred(error)))
   }
 
   /// The launch has read the saved log (or could not): the first page is asked for, and the
@@ -176,7 +311,7 @@ extension NotificationFeature {
   }
 
   /// Records a change of the person's: shown at once, saved, and sent when its turn comes.
-  private func record(_ intent: ChangeIntent, in state: inout State) -> Effect<Action> {
+  func record(_ intent: ChangeIntent, in state: inout State) -> Effect<Action> {
     let id = uuid()
     state.log.record(intent, id: id)
     if let record = state.log[id] { reshow(record, in: &state) } else { state.reshowAll() }
@@ -184,7 +319,7 @@ extension NotificationFeature {
   }
 
   /// Recomputes what is shown of the notifications a record touches.
-  private func reshow(_ record: ChangeRecord, in state: inout State) {
+  func reshow(_ record: ChangeRecord, in state: inout State) {
     if record.intent.ids.isEmpty { state.reshowAll() } else { state.reshow(record.intent.ids) }
   }
 
@@ -235,10 +370,10 @@ extension NotificationFeature {
 
   /// Opens the live stream from the feed's cursor: the catch-up since it, then the live
   /// changes. A change both send is applied twice, which changes nothing (``ServerFeed``).
-  private func startUpdates(_ state: inout State) -> Effect<Action> {
-    state.connection = .connecting
+  private func startUpdates(_ state: inout State, attempt: Int) -> Effect<Action> {
+    state.connection = attempt == 0 ? .connecting : .reconnecting(attempt: attempt)
     let cursor = state.server.cursor
-    return .run { [client] send in
+    let updates = Effect<Action>.run { [client] send in
       let stream = try await client.updates(cursor)
       await send(.updatesConnected)
       if let cursor {
@@ -247,9 +382,20 @@ extension NotificationFeature {
       for try await event in stream { await send(.liveEvent(event)) }
       throw UserFacingError.network
     } catch: { error, send in
-      await send(.updatesFailed(UserFacingError(error)))
+      await send(.updatesFailed(UserFacingError(error), attempt: attempt))
     }
     .cancellable(id: CancelID.updates, cancelInFlight: true)
+    return .merge(.cancel(id: CancelID.reconnect), updates)
+  }
+
+  /// Taps of pushes the system delivers (a cold start from one too).
+  private func listenForResponses() -> Effect<Action> {
+    .run { [push] send in
+      for await response in push.responses() {
+        await send(.notificationResponse(response.payload))
+      }
+    }
+    .cancellable(id: CancelID.responses, cancelInFlight: true)
   }
 
   /// How long a change that failed for now waits before it is sent again: 2^failures seconds,

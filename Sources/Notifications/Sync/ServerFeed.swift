@@ -49,6 +49,10 @@ public struct ServerFeed: Sendable, Hashable {
   public var listing: Listing? { listings.first }
   /// The notifications the server deleted, each with the cursor of its deletion.
   public private(set) var deletions: [String: ChangeCursor] = [:]
+  /// How many unread notifications the server has that are not held: its unread total at the
+  /// newest first page that gave one, less the unread copies held then, less those held since
+  /// (see ``unreadNotHeld``). `nil` when no first page gave a total.
+  public private(set) var unreadNotHeld: UnreadNotHeld?
 
   /// How many deletions are remembered at least: the newest by cursor. A copy older than a deletion
   /// forgotten (one asked for before a thousand newer deletions, answered after them) is listed
@@ -87,6 +91,18 @@ public struct ServerFeed: Sendable, Hashable {
       guard let end = other.through else { return through == nil }
       return reaches(timestamp: end.timestamp, id: end.id)
     }
+  }
+
+  /// The unread notifications the server has beyond what is held, as of a cursor: what a
+  /// badge adds to the unread copies shown, so that it counts the server's total and not only
+  /// what is loaded.
+  ///
+  /// What it cannot know is right again after the next first page: an unread notification not
+  /// held that another device deletes is counted until then.
+  public struct UnreadNotHeld: Sendable, Hashable {
+    public var count: Int
+    /// The cursor it is as of: a first page's, or an answer's that marked everything read.
+    public var cursor: ChangeCursor?
   }
 
   /// Takes a copy of a notification the server sent, carried by something at `cursor` (a page,
@@ -139,12 +155,48 @@ public struct ServerFeed: Sendable, Hashable {
   ///   refresh that came after a later one's): the one a next page follows.
   @discardableResult
   public mutating func replace(with page: NotificationPage) -> Bool {
-    replace(with: page.items, at: page.changeCursor, whole: !page.hasMore)
+    let isNewest = replace(with: page.items, at: page.changeCursor, whole: !page.hasMore)
+    guard isNewest else { return false }
+    if !page.hasMore {
+      // The whole feed: everything it has is held.
+      unreadNotHeld = UnreadNotHeld(count: 0, cursor: page.changeCursor)
+    } else if let total = page.unreadTotal {
+      unreadNotHeld = UnreadNotHeld(
+        count: max(0, total - notifications.unreadCount), cursor: page.changeCursor)
+    }
+    return true
   }
 
-  /// Adds a later page: each copy as ``receive(_:at:)`` takes it. Nothing held is dropped.
+  /// Adds a later page: each copy as ``receive(_:at:)`` takes it. Nothing held is dropped; an
+  /// unread copy not held before is no longer among the unread notifications not held.
   public mutating func append(_ page: NotificationPage) {
-    for copy in page.items { receive(copy, at: page.changeCursor) }
+    for copy in page.items { fetched(copy, at: page.changeCursor) }
+  }
+
+  /// Takes a copy fetched out of the live stream (a later page, one notification by id, the
+  /// unread notifications about something) as ``receive(_:at:)`` does; an unread one that was
+  /// not held is no longer counted among the unread notifications not held.
+  ///
+  /// - Returns: Whether the copy is now the one held.
+  @discardableResult
+  public mutating func fetched(_ copy: NotificationData, at cursor: ChangeCursor? = nil) -> Bool {
+    let wasHeld = notifications.contains(id: copy.id)
+    let isHeld = receive(copy, at: cursor)
+    if isHeld, !wasHeld, !copy.isRead { countLoaded() }
+    return isHeld
+  }
+
+  /// The server marked every notification read, or deleted every one older than what is held,
+  /// at `cursor` (the answer to the person's mark-all or clear-all): as of then, none it has
+  /// beyond what is held is unread.
+  public mutating func noneUnreadNotHeld(at cursor: ChangeCursor) {
+    guard let held = unreadNotHeld, held.cursor.map({ $0 < cursor }) ?? true else { return }
+    unreadNotHeld = UnreadNotHeld(count: 0, cursor: cursor)
+  }
+
+  private mutating func countLoaded() {
+    guard let held = unreadNotHeld, held.count > 0 else { return }
+    unreadNotHeld?.count = held.count - 1
   }
 
   /// Applies an event of the live stream or a catch-up: a copy inserted or updated, a deletion,
@@ -157,9 +209,18 @@ public struct ServerFeed: Sendable, Hashable {
   public mutating func apply(_ event: NotificationEvent) -> Bool {
     if let position = event.cursor { cursor = max(cursor ?? position, position) }
     switch event.change {
-    case .inserted(let copy), .updated(let copy): return receive(copy, at: event.cursor)
+    case .inserted(let copy): return receive(copy, at: event.cursor)
+    case .updated(let copy):
+      // An update changes the read state: one not held that is read now was unread.
+      let wasHeld = notifications.contains(id: copy.id)
+      let isHeld = receive(copy, at: event.cursor)
+      if isHeld, !wasHeld, copy.isRead { countLoaded() }
+      return isHeld
     case .deleted(let id): return remove(id, at: event.cursor)
-    case .snapshot(let copies): return replace(with: copies, at: event.cursor, whole: true)
+    case .snapshot(let copies):
+      guard replace(with: copies, at: event.cursor, whole: true) else { return false }
+      unreadNotHeld = UnreadNotHeld(count: 0, cursor: event.cursor)
+      return true
     }
   }
 

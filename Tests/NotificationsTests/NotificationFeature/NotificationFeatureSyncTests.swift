@@ -18,8 +18,8 @@ struct NotificationFeatureSyncTests {
     ChangeLogTests.notification(id, isRead: isRead, version: version, minutesAgo: minutesAgo)
   }
 
-  /// A backend that answers pages from a list, applies changes at the next cursor, and whose
-  /// live stream ends at once (the feature goes offline).
+  /// A backend that answers pages from a list and changes with the answers given, and whose
+  /// live stream stays open, sending nothing, until the feature leaves the screen.
   final class Backend: Sendable {
     let pages: LockedState<[NotificationPage]>
     let requests = LockedState<[ChangeRequest]>([])
@@ -33,7 +33,7 @@ struct NotificationFeatureSyncTests {
     var client: NotificationClient {
       NotificationClient(
         fetchPage: { _ in self.pages.withLock { $0.removeFirst() } },
-        updates: { _ in AsyncThrowingStream { $0.finish() } },
+        updates: { _ in AsyncThrowingStream { _ in } },
         changesSince: { _ in [] },
         apply: { request in
           self.requests.withLock { $0.append(request) }
@@ -53,6 +53,8 @@ struct NotificationFeatureSyncTests {
       $0.continuousClock = ImmediateClock()
       $0.notificationClient = backend.client
       $0.changeLogStore = saved
+      $0.settingsClient = .inMemory()
+      $0.pushClient = .unavailable
     }
     store.timeout = featureTestTimeout
     return store
@@ -72,7 +74,7 @@ struct NotificationFeatureSyncTests {
     let page = NotificationPage(items: [unread, other], changeCursor: 5)
     let backend = Backend(pages: [page], answers: [.success(6), .success(7)])
     var launching = Feature.State()
-    launching.launch = .restoring
+    launching.launch = .restoring()
     let store = makeStore(launching, backend: backend, saved: savedStore)
 
     await store.send(.markAsRead("n1")) {
@@ -80,7 +82,7 @@ struct NotificationFeatureSyncTests {
     }
     #expect(backend.requests.withLock { $0 }.isEmpty)
 
-    await store.send(.restored(saved)) {
+    await store.send(.restored(Feature.Saved(log: saved))) {
       $0.log = saved.restoredForLaunch.merging(newer: $0.log)
       $0.launch = .ready
       $0.paging.isLoading = true
@@ -100,10 +102,7 @@ struct NotificationFeatureSyncTests {
       $0.log.acknowledge(UUID(0), at: 7)
     }
     await store.receive(.updatesConnected) { $0.connection = .live }
-    await store.receive(.updatesFailed(.network)) {
-      $0.connection = .offline
-      $0.error = .network
-    }
+    await store.send(.onDisappear) { $0.connection = .offline }
 
     #expect(
       backend.requests.withLock { $0 } == [
@@ -120,10 +119,11 @@ struct NotificationFeatureSyncTests {
     Feature.State, Feature.Action
   > {
     let store = makeStore(backend: backend, saved: .inMemory())
-    await store.send(.onAppear) { $0.launch = .restoring }
-    await store.receive(.restored(ChangeLog())) {
+    await store.send(.onAppear) { $0.launch = .restoring() }
+    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
       $0.launch = .ready
       $0.paging.isLoading = true
+      $0.preferences.authorization = .denied
     }
     await store.receive(.pageLoaded(page, first: true)) {
       $0.paging.isLoading = false
@@ -132,11 +132,8 @@ struct NotificationFeatureSyncTests {
       $0.connection = .connecting
     }
     await store.receive(.updatesConnected) { $0.connection = .live }
-    await store.receive(.updatesFailed(.network)) {
-      $0.connection = .offline
-      $0.error = .network
-    }
-    await store.send(.dismissError) { $0.error = nil }
+    let unread = page.items.count { !$0.isRead }
+    if unread > 0 { await store.receive(.delegate(.unreadCountChanged(unread))) }
     return store
   }
 
@@ -153,12 +150,14 @@ struct NotificationFeatureSyncTests {
       $0.server.apply(deleted)
       $0.shown = []
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.send(.refreshRequested) { $0.paging.isLoading = true }
     await store.receive(.pageLoaded(late, first: true)) {
       $0.paging.isLoading = false
       $0.server.replace(with: late)
     }
     #expect(store.state.shown.isEmpty)
+    await store.send(.onDisappear) { $0.connection = .offline }
   }
 
   /// A change that fails for now is sent again, with the same id, after a backoff; once the
@@ -177,6 +176,7 @@ struct NotificationFeatureSyncTests {
     await store.receive(.changeFailed(UUID(0), .server(status: 503))) {
       _ = $0.log.fail(UUID(0), with: .server(status: 503), at: ChangeLogTests.start)
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.receive(.retryDue(UUID(0))) {
       $0.log.retry(UUID(0))
       $0.log.markSending(UUID(0))
@@ -194,6 +194,7 @@ struct NotificationFeatureSyncTests {
       $0.shown = [Self.notification("n1", isRead: true, version: 9, minutesAgo: 1)]
     }
     #expect(store.state.log.isEmpty)
+    await store.send(.onDisappear) { $0.connection = .offline }
   }
 
   /// A change the server refuses leaves the log, and the notification is shown as the server
@@ -213,7 +214,11 @@ struct NotificationFeatureSyncTests {
       $0.error = .notFound
       $0.shown = [unread]
     }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.delegate(.errorOccurred(.notFound)))
+    await store.receive(.delegate(.unreadCountChanged(1)))
     #expect(store.state.log.isEmpty)
+    await store.send(.onDisappear) { $0.connection = .offline }
   }
 
   /// The payload of a push of the notification `id`, `minutesAgo` before the tests' start.
@@ -234,7 +239,7 @@ struct NotificationFeatureSyncTests {
     let rows = ChangeLogStore.inMemory(saved)
     let page = NotificationPage(items: [], changeCursor: 5)
     var launching = Feature.State()
-    launching.launch = .restoring
+    launching.launch = .restoring()
     let store = makeStore(launching, backend: Backend(pages: [page]), saved: rows)
     let tapped = try PushPayloadParser.parse(
       Self.pushPayload("p2", minutesAgo: 1), receivedAt: ChangeLogTests.start)
@@ -242,8 +247,11 @@ struct NotificationFeatureSyncTests {
     await store.send(.pushReceived(Self.pushPayload("p2", minutesAgo: 1))) {
       $0.log.receive(tapped, at: ChangeLogTests.start)
       $0.shown = [tapped]
+      // Announced once the muted types are read.
+      $0.launch = .restoring(Feature.Arrived(banners: [tapped]))
     }
-    await store.send(.restored(saved)) {
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.restored(Feature.Saved(log: saved))) {
       $0.log = saved.restoredForLaunch.merging(newer: $0.log)
       $0.launch = .ready
       $0.paging.isLoading = true
@@ -254,11 +262,10 @@ struct NotificationFeatureSyncTests {
       $0.server.replace(with: page)
       $0.connection = .connecting
     }
+    await store.receive(.delegate(.presentBanner(tapped, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.updatesConnected) { $0.connection = .live }
-    await store.receive(.updatesFailed(.network)) {
-      $0.connection = .offline
-      $0.error = .network
-    }
+    await store.send(.onDisappear) { $0.connection = .offline }
     #expect(try await rows.load().unlisted.ids == ["p2", "p1"])
   }
 

@@ -1,0 +1,128 @@
+import Foundation
+import Loom
+
+/// Pushes, taps and opened entities: what the person opens, and what is announced.
+extension NotificationFeature {
+  /// Parses a push payload and keeps it as a push the server has not listed, unless the server
+  /// lists it already; a tap opens it, and a push in the foreground is announced (once the
+  /// launch knows the muted types).
+  func receivePush(_ payload: Data, tapped: Bool, in state: inout State) -> Effect<Action> {
+    let push: NotificationData
+    do {
+      push = try PushPayloadParser.parse(payload, receivedAt: date.now)
+    } catch {
+      state.lastPushParseError = error
+      return .send(.delegate(.pushParseFailed(error)))
+    }
+    state.lastPushParseError = nil
+    // The server lists it already (a duplicate delivery, or a late one): its copy is newer.
+    if !state.server.notifications.contains(id: push.id), state.log.receive(push, at: date.now) {
+      state.reshow([push.id])
+    }
+    if tapped { return tap(push.id, in: &state) }
+    // Not shown: the person deleted it (a duplicate delivery after the deletion).
+    guard let shown = state.shown[id: push.id], state.isInForeground else { return .none }
+    if case .restoring(var arrived) = state.launch {
+      arrived.banners.append(shown)
+      state.launch = .restoring(arrived)
+      return .none
+    }
+    guard let options = bannerOptions(for: shown, in: state) else { return .none }
+    return .send(.delegate(.presentBanner(shown, options)))
+  }
+
+  /// Silent notifications are never announced; muted types are not, unless the notification
+  /// is high priority and not a system notification.
+  func bannerOptions(for notification: NotificationData, in state: State) -> BannerOptions? {
+    let isMuted = state.preferences.muted.contains(notification.type)
+    switch notification.priority {
+    case .silent: return nil
+    case .regular: return isMuted ? nil : [.banner, .sound, .badge]
+    case .high: return isMuted && notification.type == .system ? nil : [.banner, .sound, .badge]
+    }
+  }
+
+  /// Marks a notification read and navigates to its screen, or says in state why it cannot. One
+  /// that is not shown is fetched, then tapped.
+  func tap(_ id: String, in state: inout State) -> Effect<Action> {
+    guard let notification = state.shown[id: id] else {
+      return fetchNotification(id, thenTap: true)
+    }
+    let markRead = notification.isRead ? .none : record(.markAsRead(id), in: &state)
+    guard let navigation = Self.navigation(for: notification.target) else {
+      state.lastTap = .nothingToOpen(id: id)
+      return markRead
+    }
+    state.lastTap = .navigated(id: id)
+    return .merge(markRead, .send(.delegate(navigation)))
+  }
+
+  static func navigation(for target: NotificationTarget) -> Action.Delegate? {
+    switch target {
+    case .none: nil
+    case .contact(let contactID): .navigateToContact(contactID: contactID)
+    case .alert(let alertID): .navigateToAlert(alertID: alertID)
+    case .ping(let pingID, let contactID): .navigateToPing(pingID: pingID, contactID: contactID)
+    }
+  }
+
+  /// Fetches a notification that is not shown.
+  func fetchNotification(_ id: String, thenTap: Bool) -> Effect<Action> {
+    .run { [client] send in
+      await send(.notificationLoaded(try await client.fetchNotification(id), thenTap: thenTap))
+    } catch: { error, send in
+      await send(.notificationLoadFailed(id: id, UserFacingError(error), thenTap: thenTap))
+    }
+  }
+
+  /// Marks read the unread notifications about `entity` that are shown, at once, and fetches
+  /// those the server has beyond what is held, unless it says there are none.
+  func openTarget(_ entity: Entity, in state: inout State) -> Effect<Action> {
+    let ids = state.shown.compactMap { notification in
+      !notification.isRead && entity.matches(notification.target) ? notification.id : nil
+    }
+    let cursor = state.server.cursor
+    let marked = ids.isEmpty ? .none : record(.markAllAsRead(ids), in: &state)
+    let everythingHeld =
+      state.server.listing != nil && !state.paging.hasMore && !state.paging.isLoading
+    guard !everythingHeld, state.server.unreadNotHeld?.count != 0 else { return marked }
+    let after = state.log.records.last?.id
+    let fetch = Effect<Action>.run { [client] send in
+      let unread = try await client.fetchUnread(entity)
+      await send(.targetUnreadLoaded(entity, unread, cursor: cursor, after: after))
+    } catch: { error, send in
+      await send(.targetUnreadFailed(entity, UserFacingError(error)))
+    }
+    return .merge(marked, fetch)
+  }
+
+  /// Holds the unread notifications about `entity` the server sent, and marks read those
+  /// still unread, except those changed since the entity was opened: a copy newer than the
+  /// feed's `cursor` then (another device changed it, or the person's change reached the
+  /// server), or one a change of the person's newer than the record `after` touches (they
+  /// marked it unread since, say). When `after` has left the log, every change is taken as
+  /// newer: a notification left unread is better than the person's choice undone.
+  func markFetchedTargetRead(
+    _ entity: Entity, _ unread: [NotificationData], cursor: ChangeCursor?, after: UUID?,
+    in state: inout State
+  ) -> Effect<Action> {
+    var held: [String] = []
+    for copy in unread where state.server.fetched(copy) { held.append(copy.id) }
+    state.log.serverListed(held)
+    state.reshow(held)
+    let records = state.log.records
+    let newer = after.flatMap { records.index(id: $0) }.map { records[($0 + 1)...] } ?? records[...]
+    let ids = unread.compactMap { fetched -> String? in
+      guard let shown = state.shown[id: fetched.id], !shown.isRead, entity.matches(shown.target)
+      else { return nil }
+      if let cursor, let version = state.server.notifications[id: fetched.id]?.version,
+        version > cursor
+      {
+        return nil
+      }
+      if newer.contains(where: { !$0.touchesEverything && $0.touches(fetched.id) }) { return nil }
+      return fetched.id
+    }
+    return ids.isEmpty ? .none : record(.markAllAsRead(ids), in: &state)
+  }
+}
