@@ -24,10 +24,19 @@ struct NotificationFeatureSyncTests {
     let pages: LockedState<[NotificationPage]>
     let requests = LockedState<[ChangeRequest]>([])
     let answers: LockedState<[Result<ChangeCursor?, UserFacingError>]>
+    /// What `fetchNotification` answers, by id (`notFound` for any other).
+    let byID: [String: NotificationData]
+    /// What `fetchUnread` answers.
+    let unread: [NotificationData]
 
-    init(pages: [NotificationPage], answers: [Result<ChangeCursor?, UserFacingError>] = []) {
+    init(
+      pages: [NotificationPage], answers: [Result<ChangeCursor?, UserFacingError>] = [],
+      byID: [String: NotificationData] = [:], unread: [NotificationData] = []
+    ) {
       self.pages = LockedState(pages)
       self.answers = LockedState(answers)
+      self.byID = byID
+      self.unread = unread
     }
 
     var client: NotificationClient {
@@ -38,12 +47,18 @@ struct NotificationFeatureSyncTests {
         apply: { request in
           self.requests.withLock { $0.append(request) }
           return try self.answers.withLock { $0.removeFirst() }.get()
-        })
+        },
+        fetchNotification: { id in
+          guard let copy = self.byID[id] else { throw UserFacingError.notFound }
+          return copy
+        },
+        fetchUnread: { _ in self.unread })
     }
   }
 
   func makeStore(
-    _ state: Feature.State = Feature.State(), backend: Backend, saved: ChangeLogStore
+    _ state: Feature.State = Feature.State(), backend: Backend, saved: ChangeLogStore,
+    settings: SettingsClient = .inMemory(), client: NotificationClient? = nil
   ) -> TestStore<Feature.State, Feature.Action> {
     let store = TestStore(initialState: state) {
       NotificationFeature()
@@ -51,10 +66,11 @@ struct NotificationFeatureSyncTests {
       $0.date = .constant(ChangeLogTests.start)
       $0.uuid = .incrementing
       $0.continuousClock = ImmediateClock()
-      $0.notificationClient = backend.client
+      $0.notificationClient = client ?? backend.client
       $0.changeLogStore = saved
-      $0.settingsClient = .inMemory()
+      $0.settingsClient = settings
       $0.pushClient = .unavailable
+      $0.randomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: 1))
     }
     store.timeout = featureTestTimeout
     return store
@@ -115,10 +131,11 @@ struct NotificationFeatureSyncTests {
   }
 
   /// A store that has launched and listed `page`, and whose live stream has ended.
-  func launched(with page: NotificationPage, backend: Backend) async -> TestStore<
-    Feature.State, Feature.Action
-  > {
-    let store = makeStore(backend: backend, saved: .inMemory())
+  func launched(
+    with page: NotificationPage, backend: Backend, settings: SettingsClient = .inMemory(),
+    client: NotificationClient? = nil
+  ) async -> TestStore<Feature.State, Feature.Action> {
+    let store = makeStore(backend: backend, saved: .inMemory(), settings: settings, client: client)
     await store.send(.onAppear) { $0.launch = .restoring() }
     await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
       $0.launch = .ready
@@ -128,11 +145,13 @@ struct NotificationFeatureSyncTests {
     await store.receive(.pageLoaded(page, first: true)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)
+      $0.paging.hasMore = page.hasMore
+      $0.paging.next = page.nextCursor
       $0.shown = NotificationFeed(uniqueElements: page.items)
       $0.connection = .connecting
     }
     await store.receive(.updatesConnected) { $0.connection = .live }
-    let unread = page.items.count { !$0.isRead }
+    let unread = store.state.unreadCount
     if unread > 0 { await store.receive(.delegate(.unreadCountChanged(unread))) }
     return store
   }

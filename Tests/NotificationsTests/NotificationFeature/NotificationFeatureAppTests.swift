@@ -1,0 +1,402 @@
+import Foundation
+import Loom
+import LoomTesting
+import Notifications
+import Testing
+
+/// `NotificationFeature` beyond the sync (issue #24): the filter and the preferences restored by
+/// the launch, banners, taps and opened entities as records, the unread count with the server's
+/// total, and the live stream's reconnects. Exhaustive.
+@MainActor
+struct NotificationFeatureAppTests {
+  typealias Feature = NotificationFeature
+  typealias Backend = NotificationFeatureSyncTests.Backend
+  let sync = NotificationFeatureSyncTests()
+
+  static func notification(
+    _ id: String, isRead: Bool = false, version: ChangeCursor, minutesAgo: Double,
+    target: NotificationTarget = .none
+  ) -> NotificationData {
+    var notification = NotificationFeatureSyncTests.notification(
+      id, isRead: isRead, version: version, minutesAgo: minutesAgo)
+    notification.target = target
+    return notification
+  }
+
+  static func read(_ notification: NotificationData) -> NotificationData {
+    var read = notification
+    read.isRead = true
+    return read
+  }
+
+  static func unread(_ notification: NotificationData) -> NotificationData {
+    var unread = notification
+    unread.isRead = false
+    return unread
+  }
+
+  // MARK: The launch
+
+  /// Issue #24, item 5: a filter the person picks while the launch reads the saved one is kept,
+  /// and is the one saved.
+  @Test func aFilterPickedWhileTheSavedOneIsReadIsKept() async throws {
+    let settings = SettingsClient.inMemory()
+    let older = Feature.SavedFilter(filter: .type(.ping), unreadOnly: true)
+    try await settings.save(older, forKey: Feature.SettingsKey.filter)
+    let page = NotificationPage(items: [], changeCursor: 1)
+    var launching = Feature.State()
+    launching.launch = .restoring()
+    let store = sync.makeStore(
+      launching, backend: Backend(pages: [page]), saved: .inMemory(), settings: settings)
+
+    await store.send(.filterChanged(.type(.alert))) {
+      $0.filter = .type(.alert)
+      $0.launch = .restoring(Feature.Arrived(pickedFilter: true))
+    }
+    await store.send(.restored(Feature.Saved(log: ChangeLog(), filter: older))) {
+      $0.launch = .ready
+      $0.paging.isLoading = true
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.connection = .connecting
+    }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.send(.onDisappear) { $0.connection = .offline }
+    let saved = try await settings.load(
+      Feature.SavedFilter.self, forKey: Feature.SettingsKey.filter)
+    #expect(saved == Feature.SavedFilter(filter: .type(.alert), unreadOnly: false))
+  }
+
+  /// The launch reads the saved filter, the muted types and the OS authorization with the log,
+  /// before anything is listed.
+  @Test func theLaunchRestoresTheFilterAndThePreferences() async throws {
+    let settings = SettingsClient.inMemory()
+    let filter = Feature.SavedFilter(filter: .type(.ping), unreadOnly: true)
+    try await settings.save(filter, forKey: Feature.SettingsKey.filter)
+    try await settings.save(
+      [NotificationType.ping], forKey: NotificationPreferencesFeature.settingsKey)
+    let page = NotificationPage(items: [], changeCursor: 1)
+    let store = sync.makeStore(
+      backend: Backend(pages: [page]), saved: .inMemory(), settings: settings)
+
+    await store.send(.onAppear) { $0.launch = .restoring() }
+    await store.receive(
+      .restored(
+        Feature.Saved(log: ChangeLog(), filter: filter, muted: [.ping], authorization: .denied))
+    ) {
+      $0.launch = .ready
+      $0.paging.isLoading = true
+      $0.filter = .type(.ping)
+      $0.unreadOnly = true
+      $0.preferences.muted = [.ping]
+      $0.preferences.authorization = .denied
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.connection = .connecting
+    }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  // MARK: Pushes
+
+  /// A push of a muted type is listed and not announced; one of another type is; none is in
+  /// the background; a payload that cannot be read is told to the parent.
+  @Test func pushesAreAnnouncedUnlessMutedOrInTheBackground() async throws {
+    let page = NotificationPage(items: [], changeCursor: 1)
+    let store = await sync.launched(with: page, backend: Backend(pages: [page]))
+    await store.send(.preferences(.mutedLoaded([.ping]))) { $0.preferences.muted = [.ping] }
+
+    let ping = try PushPayloadParser.parse(
+      NotificationFeatureSyncTests.pushPayload("p1", minutesAgo: 1),
+      receivedAt: ChangeLogTests.start)
+    await store.send(.pushReceived(NotificationFeatureSyncTests.pushPayload("p1", minutesAgo: 1))) {
+      $0.log.receive(ping, at: ChangeLogTests.start)
+      $0.shown = [ping]
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+
+    let alertPayload = payload(
+      #"{"id":"a1","type":"alert","title":"Alert","body":"","timestamp":1699999000}"#)
+    let alert = try PushPayloadParser.parse(alertPayload, receivedAt: ChangeLogTests.start)
+    await store.send(.pushReceived(alertPayload)) {
+      $0.log.receive(alert, at: ChangeLogTests.start)
+      $0.shown = [ping, alert]
+    }
+    await store.receive(.delegate(.presentBanner(alert, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.unreadCountChanged(2)))
+
+    await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
+    let late = payload(
+      #"{"id":"a2","type":"alert","title":"Later","body":"","timestamp":1699999500}"#)
+    let second = try PushPayloadParser.parse(late, receivedAt: ChangeLogTests.start)
+    await store.send(.pushReceived(late)) {
+      $0.log.receive(second, at: ChangeLogTests.start)
+      $0.shown = [ping, second, alert]
+    }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+
+    let broken = payload(#"{"id":"","type":"alert"}"#)
+    var parseError: PushParseError?
+    do { _ = try PushPayloadParser.parse(broken, receivedAt: ChangeLogTests.start) } catch {
+      parseError = error
+    }
+    let error = try #require(parseError)
+    await store.send(.pushReceived(broken)) { $0.lastPushParseError = error }
+    await store.receive(.delegate(.pushParseFailed(error)))
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  /// Issue #24, item 1 through a tap: a cold start from a tapped push keeps the saved pushes,
+  /// lists the tapped one, marks it read (sent once the server lists it) and opens its screen.
+  @Test func aColdStartFromATappedPushKeepsTheSavedPushesAndOpensIt() async throws {
+    var saved = ChangeLog()
+    let earlier = try PushPayloadParser.parse(
+      NotificationFeatureSyncTests.pushPayload("p1", minutesAgo: 30),
+      receivedAt: ChangeLogTests.start)
+    saved.receive(earlier, at: ChangeLogTests.start)
+    let rows = ChangeLogStore.inMemory(saved)
+    let tapPayload = payload(
+      #"{"id":"p2","type":"added","title":"Hi","body":"","timestamp":1699999900,"target":{"kind":"contact","contactId":"c1"}}"#
+    )
+    let tapped = try PushPayloadParser.parse(tapPayload, receivedAt: ChangeLogTests.start)
+    let page = NotificationPage(items: [], changeCursor: 5)
+    var launching = Feature.State()
+    launching.launch = .restoring()
+    let store = sync.makeStore(launching, backend: Backend(pages: [page]), saved: rows)
+
+    await store.send(.notificationResponse(tapPayload)) {
+      $0.log.receive(tapped, at: ChangeLogTests.start)
+      $0.log.record(.markAsRead("p2"), id: UUID(0))
+      $0.shown = [Self.read(tapped)]
+      $0.lastTap = .navigated(id: "p2")
+    }
+    await store.receive(.delegate(.navigateToContact(contactID: "c1")))
+    await store.send(.restored(Feature.Saved(log: saved))) {
+      $0.log = saved.restoredForLaunch.merging(newer: $0.log)
+      $0.launch = .ready
+      $0.paging.isLoading = true
+      $0.shown = [Self.read(tapped), earlier]
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.connection = .connecting
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    await store.send(.onDisappear) { $0.connection = .offline }
+    let kept = try await rows.load()
+    #expect(Set(kept.unlisted.ids) == ["p1", "p2"])
+    #expect(kept.records.map(\.intent) == [.markAsRead("p2")])
+    #expect(kept.records.map(\.status) == [.awaitingListing])
+  }
+
+  // MARK: Taps
+
+  /// A tap on a shown notification marks it read and opens its screen; one that is not shown is
+  /// fetched, then opened; one the server does not have opens nothing.
+  @Test func aTapMarksReadAndOpensAndANotificationNotShownIsFetchedFirst() async {
+    let contact = Self.notification(
+      "n1", version: 2, minutesAgo: 1, target: .contact(contactID: "c1"))
+    let older = Self.notification("n9", version: 1, minutesAgo: 90, target: .alert(alertID: "a1"))
+    // n9 is beyond the first page.
+    let page = NotificationPage(items: [contact], hasMore: true, changeCursor: 3)
+    let backend = Backend(
+      pages: [page], answers: [.success(4), .success(5)], byID: ["n9": older])
+    let store = await sync.launched(with: page, backend: backend)
+
+    await store.send(.notificationTapped("n1")) {
+      $0.log.record(.markAsRead("n1"), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown = [Self.read(contact)]
+      $0.lastTap = .navigated(id: "n1")
+    }
+    await store.receive(.delegate(.navigateToContact(contactID: "c1")))
+    await store.receive(.changeAnswered(UUID(0), 4)) { $0.log.acknowledge(UUID(0), at: 4) }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+
+    await store.send(.notificationTapped("n9"))
+    await store.receive(.notificationLoaded(older, thenTap: true)) {
+      $0.server.fetched(older)
+      $0.log.record(.markAsRead("n9"), id: UUID(1))
+      $0.log.markSending(UUID(1))
+      $0.shown = [Self.read(contact), Self.read(older)]
+      $0.lastTap = .navigated(id: "n9")
+    }
+    await store.receive(.delegate(.navigateToAlert(alertID: "a1")))
+    await store.receive(.changeAnswered(UUID(1), 5)) { $0.log.acknowledge(UUID(1), at: 5) }
+
+    await store.send(.notificationTapped("n404"))
+    await store.receive(.notificationLoadFailed(id: "n404", .notFound, thenTap: true)) {
+      $0.lastTap = .notFound(id: "n404")
+    }
+    #expect(
+      backend.requests.withLock { $0 } == [
+        ChangeRequest(id: UUID(0), .markAsRead("n1")),
+        ChangeRequest(id: UUID(1), .markAsRead("n9")),
+      ])
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  // MARK: Opened entities
+
+  /// Opening a contact marks read its unread notifications shown at once, and those the server
+  /// has beyond the first page once fetched, except one the person marked unread since the
+  /// opening and one another device changed since (a copy newer than the feed then).
+  @Test func openingAnEntityMarksReadWhatItFetchesUnlessChangedSinceTheOpening() async {
+    let contact = NotificationTarget.contact(contactID: "c1")
+    let n1 = Self.notification("n1", version: 2, minutesAgo: 1, target: contact)
+    let n7 = Self.notification("n7", version: 2, minutesAgo: 100, target: contact)
+    let n8 = Self.notification("n8", version: 4, minutesAgo: 110, target: contact)
+    let page = NotificationPage(items: [n1], hasMore: true, unreadTotal: 3, changeCursor: 3)
+    let backend = Backend(pages: [page], answers: [.success(5), .success(6), .success(7)])
+    let unread = TestContinuation<[NotificationData]>()
+    let client = NotificationClient(
+      fetchPage: { _ in backend.pages.withLock { $0.removeFirst() } },
+      updates: { _ in AsyncThrowingStream { _ in } },
+      changesSince: { _ in [] },
+      apply: { request in
+        backend.requests.withLock { $0.append(request) }
+        return try backend.answers.withLock { $0.removeFirst() }.get()
+      },
+      fetchUnread: { _ in try await unread.value })
+    let store = await sync.launched(with: page, backend: backend, client: client)
+    #expect(store.state.unreadCount == 3)
+
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.log.record(.markAllAsRead(["n1"]), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown = [Self.read(n1)]
+    }
+    await store.receive(.changeAnswered(UUID(0), 5)) { $0.log.acknowledge(UUID(0), at: 5) }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    await store.send(.markAsUnread("n1")) {
+      $0.log.record(.markAsUnread("n1"), id: UUID(1))
+      $0.log.markSending(UUID(1))
+      $0.shown = [n1]
+    }
+    await store.receive(.changeAnswered(UUID(1), 6)) { $0.log.acknowledge(UUID(1), at: 6) }
+    await store.receive(.delegate(.unreadCountChanged(3)))
+
+    unread.resume(returning: [n1, n7, n8])
+    await store.receive(
+      .targetUnreadLoaded(.contact("c1"), [n1, n7, n8], cursor: 3, after: UUID(0))
+    ) {
+      $0.server.fetched(n7)
+      $0.server.fetched(n8)
+      $0.log.record(.markAllAsRead(["n7"]), id: UUID(2))
+      $0.log.markSending(UUID(2))
+      $0.shown = [n1, Self.read(n7), n8]
+    }
+    await store.receive(.changeAnswered(UUID(2), 7)) { $0.log.acknowledge(UUID(2), at: 7) }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    #expect(store.state.server.unreadNotHeld?.count == 0)
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  // MARK: The unread count
+
+  /// The count is the server's total: the unread notifications shown and those not held. A
+  /// later page moves what it holds from one to the other; a mark-all of everything counts
+  /// none not held, before its answer and after.
+  @Test func theUnreadCountIsTheServersTotalAndAMarkAllClearsIt() async {
+    let n1 = Self.notification("n1", version: 2, minutesAgo: 1)
+    let n2 = Self.notification("n2", isRead: true, version: 2, minutesAgo: 2)
+    let n3 = Self.notification("n3", version: 2, minutesAgo: 3)
+    let first = NotificationPage(
+      items: [n1, n2], nextCursor: "next", hasMore: true, unreadTotal: 5, changeCursor: 3)
+    let second = NotificationPage(items: [n3], hasMore: true, changeCursor: 3)
+    let backend = Backend(pages: [first, second], answers: [.success(8)])
+    let store = await sync.launched(with: first, backend: backend)
+    #expect(store.state.unreadCount == 5)
+
+    await store.send(.loadMoreRequested) { $0.paging.isLoading = true }
+    await store.receive(.pageLoaded(second, first: false)) {
+      $0.paging.isLoading = false
+      $0.paging.next = nil
+      $0.server.append(second)
+      $0.shown = [n1, n2, n3]
+    }
+    #expect(store.state.server.unreadNotHeld?.count == 3)
+
+    await store.send(.markAllAsRead) {
+      $0.log.record(.markAllAsRead(nil), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown = [Self.read(n1), n2, Self.read(n3)]
+    }
+    await store.receive(.changeAnswered(UUID(0), 8)) {
+      $0.log.acknowledge(UUID(0), at: 8)
+      $0.server.noneUnreadNotHeld(at: 8)
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    // Seen: the record leaves, and the count stays none.
+    var seenCopy = Self.read(n1)
+    seenCopy.version = 9
+    let seen = NotificationEvent(.updated(seenCopy), cursor: 9)
+    await store.send(.liveEvent(seen)) {
+      $0.server.apply(seen)
+      $0.log.forget(upTo: 9)
+      $0.shown = [seenCopy, n2, Self.read(n3)]
+    }
+    #expect(store.state.unreadCount == 0)
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  // MARK: The live stream
+
+  /// A stream that cannot open is retried with backoff, five times, then the feature goes
+  /// offline and shows the error; a stream that was live and drops starts again from zero.
+  @Test func theLiveStreamIsRetriedWithBackoffThenGivenUp() async {
+    let page = NotificationPage(items: [], changeCursor: 1)
+    let backend = Backend(pages: [page])
+    let opens = LockedState(0)
+    let client = NotificationClient(
+      fetchPage: { _ in backend.pages.withLock { $0.removeFirst() } },
+      updates: { _ in
+        // The first opens and drops at once; every later one cannot open.
+        let count = opens.withLock { count in
+          count += 1
+          return count
+        }
+        guard count == 1 else { throw UserFacingError.network }
+        return AsyncThrowingStream { $0.finish() }
+      },
+      changesSince: { _ in [] },
+      apply: { _ in nil })
+    let store = sync.makeStore(backend: backend, saved: .inMemory(), client: client)
+    await store.send(.onAppear) { $0.launch = .restoring() }
+    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
+      $0.launch = .ready
+      $0.paging.isLoading = true
+      $0.preferences.authorization = .denied
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.connection = .connecting
+    }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    // Live, then dropped: attempts count from zero again.
+    await store.receive(.updatesFailed(.network, attempt: 0)) {
+      $0.connection = .reconnecting(attempt: 1)
+    }
+    for attempt in 1...Feature.maximumReconnectAttempts {
+      await store.receive(.reconnect(attempt: attempt))
+      await store.receive(.updatesFailed(.network, attempt: attempt)) {
+        if attempt < Feature.maximumReconnectAttempts {
+          $0.connection = .reconnecting(attempt: attempt + 1)
+        } else {
+          $0.connection = .offline
+          $0.error = .network
+        }
+      }
+    }
+    await store.receive(.delegate(.errorOccurred(.network)))
+    #expect(opens.withLock { $0 } == 1 + Feature.maximumReconnectAttempts)
+  }
+}
