@@ -49,13 +49,14 @@ extension NotificationFeature {
       return fetchPage(PageRequest(limit: Self.pageSize, cursor: state.paging.next), first: false)
         .cancellable(id: CancelID.loadMore)
 
-    case .pageLoaded(let page, let first):
+    case .pageLoaded(let page, let first, let requestedAt):
       state.paging.isLoading = false
       if first {
         let wasListed = state.server.listing != nil
         if state.server.replace(with: page) {
           state.paging.hasMore = page.hasMore
           state.paging.next = page.nextCursor
+          if let requestedAt { expireUnlistedPushes(before: requestedAt, in: &state) }
         }
         state.log.serverListed(page.items.lazy.map(\.id))
         forgetSeen(&state)
@@ -70,6 +71,17 @@ extension NotificationFeature {
       state.paging.hasMore = page.hasMore
       state.paging.next = page.nextCursor
       state.reshow(page.items.map(\.id))
+      return .none
+
+    case .cachedPageLoaded(let page):
+      // Older than any first page of the server's: shown only until one arrives.
+      guard state.server.listing == nil else { return .none }
+      if state.server.replace(with: page) {
+        state.paging.hasMore = page.hasMore
+        state.paging.next = page.nextCursor
+      }
+      state.log.serverListed(page.items.lazy.map(\.id))
+      state.reshowAll()
       return .none
 
     case .pageFailed(let error):
@@ -307,7 +319,35 @@ extension NotificationFeature {
     state.launch = .ready
     state.paging.isLoading = true
     state.reshowAll()
-    return fetchPage(PageRequest(limit: Self.pageSize), first: true)
+    let first = PageRequest(limit: Self.pageSize)
+    return .concatenate(loadCachedPage(first), fetchPage(first, first: true))
+  }
+
+  /// Reads the first page a cache on the device holds, if the client has one.
+  private func loadCachedPage(_ request: PageRequest) -> Effect<Action> {
+    .run { [client] send in
+      if let page = try await client.cachedPage(request), !page.items.isEmpty {
+        await send(.cachedPageLoaded(page))
+      }
+    } catch: { _, _ in
+      // No cache to show: the server's page comes next.
+    }
+  }
+
+  /// The pushes received before a first page was asked for, that it would list and does not,
+  /// leave: the server deleted them (it has a notification before it sends its push). Only
+  /// device times are compared (when each was received, when the page was asked for), and the
+  /// page's reach with the pushes' own server times.
+  private func expireUnlistedPushes(before requestedAt: Date, in state: inout State) {
+    guard let listing = state.server.listing else { return }
+    let gone = state.log.unlisted.compactMap { push -> String? in
+      guard !push.isLocal, let received = state.log.received[push.id], received < requestedAt,
+        listing.reaches(push), !state.server.notifications.contains(id: push.id)
+      else { return nil }
+      return push.id
+    }
+    guard !gone.isEmpty else { return }
+    state.log.serverRemoved(gone)
   }
 
   /// Records a change of the person's: shown at once, saved, and sent when its turn comes.
@@ -361,8 +401,10 @@ extension NotificationFeature {
   }
 
   private func fetchPage(_ request: PageRequest, first: Bool) -> Effect<Action> {
-    .run { [client] send in
-      await send(.pageLoaded(try await client.fetchPage(request), first: first))
+    let requestedAt = first ? date.now : nil
+    return .run { [client] send in
+      let page = try await client.fetchPage(request)
+      await send(.pageLoaded(page, first: first, requestedAt: requestedAt))
     } catch: { error, send in
       await send(.pageFailed(UserFacingError(error)))
     }

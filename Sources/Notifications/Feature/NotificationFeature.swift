@@ -4,10 +4,21 @@ import Loom
 /// The notification center rebuilt on its sync model (issue #24): what the person sees is the
 /// server's truth (``ServerFeed``) with the person's changes (``ChangeLog``) replayed on it.
 ///
-/// Package-visible while it is being built: it replaces ``NotificationsFeature`` once it does
-/// everything that one does. This first part launches, lists, follows the live stream, keeps
-/// pushes and local notices, and makes the person's changes through the log, saved as rows
-/// (``ChangeLogStore``).
+/// It replaces ``NotificationsFeature``, whose sync engine grew by patches: one model (the
+/// server's truth and the person's log) instead of a field per case.
+///
+/// ```swift
+/// let store = Store(initialState: NotificationFeature.State()) {
+///   NotificationFeature()
+/// } withDependencies: {
+///   $0.notificationClient = InMemoryNotificationBackend(seed: notifications).client
+///   $0.changeLogStore = .inMemory()
+/// }
+/// store.send(.onAppear)
+/// ```
+///
+/// A shell embeds it with `Scope` and handles its ``Action/delegate(_:)`` actions: navigation,
+/// the unread count for a badge, banners to present and errors.
 ///
 /// How a change travels: an action records it in the log, which shows it at once; the records
 /// whose turn has come (``ChangeLog/recordsReadyToSend``) are sent, each with its own id on every
@@ -19,36 +30,36 @@ import Loom
 /// A launch is one step: ``Action/onAppear`` reads the saved log, and nothing is sent or listed
 /// before it is read. What the person does meanwhile is recorded, and kept on top of what is
 /// read (``ChangeLog/merging(newer:)``).
-package struct NotificationFeature: Reducer {
-  package struct State: Equatable, Sendable {
+public struct NotificationFeature: Reducer {
+  public struct State: Equatable, Sendable {
     /// What the server said, newest by cursor.
-    package var server = ServerFeed()
+    public var server = ServerFeed()
     /// The person's changes on their way, the pushes the server has not listed, the notices.
-    package var log = ChangeLog()
+    public var log = ChangeLog()
     /// What is shown: ``log`` replayed on ``server``, kept up to date as either changes.
-    package var shown: NotificationFeed = []
+    public var shown: NotificationFeed = []
     /// Where the launch is.
-    package var launch = Launch.notStarted
+    public var launch = Launch.notStarted
     /// The next page of the feed.
-    package var paging = Paging()
-    package var connection = ConnectionState.offline
+    public var paging = Paging()
+    public var connection = ConnectionState.offline
     /// The error to show, until dismissed.
-    package var error: UserFacingError?
+    public var error: UserFacingError?
     /// Which notifications the list shows (saved, and restored by the launch).
-    package var filter: NotificationFilter = .all
-    package var unreadOnly = false
+    public var filter: NotificationFilter = .all
+    public var unreadOnly = false
     /// The preferences: muted types (saved, and restored by the launch) and the OS
     /// authorization (read by the launch).
-    package var preferences = NotificationPreferencesFeature.State()
-    package var isPreferencesPresented = false
+    public var preferences = NotificationPreferencesFeature.State()
+    public var isPreferencesPresented = false
     /// Whether the app is in the foreground (banners are only for foreground pushes).
-    package var isInForeground = true
+    public var isInForeground = true
     /// What the last tap did, for a shell to show when it opened nothing.
-    package var lastTap: TapOutcome?
+    public var lastTap: TapOutcome?
     /// The last push payload that could not be parsed.
-    package var lastPushParseError: PushParseError?
+    public var lastPushParseError: PushParseError?
 
-    package init() {}
+    public init() {}
 
     /// The number of unread notifications: those shown, and those the server has that are not
     /// held, unless the person marked everything read or cleared everything since (a change in
@@ -56,7 +67,7 @@ package struct NotificationFeature: Reducer {
     ///
     /// - Complexity: O(1), unless the server has unread notifications not held: then O(*r*) for
     ///   *r* records.
-    package var unreadCount: Int {
+    public var unreadCount: Int {
       let notHeld = server.unreadNotHeld?.count ?? 0
       guard notHeld > 0, !log.records.contains(where: \.touchesEverything) else {
         return shown.unreadCount
@@ -65,20 +76,56 @@ package struct NotificationFeature: Reducer {
     }
 
     /// The badge text a shell shows: "" for none, "1"…"99", then "99+".
-    package var badgeText: String {
+    public var badgeText: String {
       let count = unreadCount
       return count <= 0 ? "" : count > 99 ? "99+" : "\(count)"
     }
 
     /// The notifications the list shows, newest first: a view of what is shown that copies
     /// none.
-    package var filteredNotifications: FilteredNotifications {
+    public var filteredNotifications: FilteredNotifications {
       shown.filtered(filter, unreadOnly: unreadOnly)
+    }
+
+    /// The notifications the list shows grouped into Today, Yesterday and Earlier relative to
+    /// `now`.
+    public func daySections(now: Date, calendar: Calendar = .current) -> [DaySection] {
+      var today: [NotificationData] = []
+      var yesterday: [NotificationData] = []
+      var earlier: [NotificationData] = []
+      let previous = calendar.date(byAdding: .day, value: -1, to: now)
+      for notification in filteredNotifications {
+        if calendar.isDate(notification.timestamp, inSameDayAs: now) {
+          today.append(notification)
+        } else if let previous, calendar.isDate(notification.timestamp, inSameDayAs: previous) {
+          yesterday.append(notification)
+        } else {
+          earlier.append(notification)
+        }
+      }
+      return [
+        DaySection(day: .today, notifications: today),
+        DaySection(day: .yesterday, notifications: yesterday),
+        DaySection(day: .earlier, notifications: earlier),
+      ].filter { !$0.notifications.isEmpty }
+    }
+
+    /// The notifications the list shows grouped by thread, in the order of each thread's newest
+    /// one. Notifications without a thread are groups of one.
+    public var threadGroups: [[NotificationData]] {
+      var order: [String] = []
+      var groups: [String: [NotificationData]] = [:]
+      for notification in filteredNotifications {
+        let key = notification.threadID.map { "thread:\($0)" } ?? "id:\(notification.id)"
+        if groups[key] == nil { order.append(key) }
+        groups[key, default: []].append(notification)
+      }
+      return order.compactMap { groups[$0] }
     }
 
     /// The entities (contacts, alerts, pings) that have unread notifications, for a shell to
     /// highlight their rows.
-    package var highlightedEntities: Set<Entity> {
+    public var highlightedEntities: Set<Entity> {
       var entities: Set<Entity> = []
       for notification in shown where !notification.isRead {
         switch notification.target {
@@ -97,7 +144,7 @@ package struct NotificationFeature: Reducer {
     ///
     /// - Complexity: O(*k* × (*r* + log *n*)) for *k* ids, *r* records and *n* notifications;
     ///   O(*n*) for each one that moves.
-    package mutating func reshow(_ ids: some Sequence<String>) {
+    public mutating func reshow(_ ids: some Sequence<String>) {
       for id in ids {
         let copy = server.notifications[id: id] ?? log.unlisted[id: id]
         let now = copy.flatMap(log.replaying(on:))
@@ -115,52 +162,53 @@ package struct NotificationFeature: Reducer {
     /// Recomputes everything shown.
     ///
     /// - Complexity: O((*n* + *u*) × *r* + (*n* + *u*) log(*n* + *u*)).
-    package mutating func reshowAll() {
+    public mutating func reshowAll() {
       shown = log.shown(over: server.notifications)
     }
   }
 
-  package typealias ConnectionState = NotificationsFeature.ConnectionState
-  package typealias Entity = NotificationsFeature.Entity
-  package typealias TapOutcome = NotificationsFeature.TapOutcome
-  package typealias BannerOptions = NotificationsFeature.BannerOptions
-  package typealias SavedFilter = NotificationsFeature.SavedFilter
-  package typealias SettingsKey = NotificationsFeature.SettingsKey
+  public typealias ConnectionState = NotificationsFeature.ConnectionState
+  public typealias Entity = NotificationsFeature.Entity
+  public typealias TapOutcome = NotificationsFeature.TapOutcome
+  public typealias BannerOptions = NotificationsFeature.BannerOptions
+  public typealias SavedFilter = NotificationsFeature.SavedFilter
+  public typealias SettingsKey = NotificationsFeature.SettingsKey
+  public typealias DaySection = NotificationsFeature.DaySection
 
   /// Where the launch is: nothing is sent or listed until what was saved is read.
-  package enum Launch: Sendable, Equatable {
+  public enum Launch: Sendable, Equatable {
     case notStarted
     /// Reading what was saved, with what arrived meanwhile that waits for it.
     case restoring(Arrived = Arrived())
     case ready
 
     /// Whether what was saved is being read.
-    package var isRestoring: Bool {
+    public var isRestoring: Bool {
       if case .restoring = self { true } else { false }
     }
   }
 
   /// What arrived while the launch read what was saved, and waits for it.
-  package struct Arrived: Sendable, Equatable {
+  public struct Arrived: Sendable, Equatable {
     /// Foreground pushes, announced (or not) once the muted types are read.
-    package var banners: [NotificationData] = []
+    public var banners: [NotificationData] = []
     /// Whether the person picked a filter: the saved one is then older.
-    package var pickedFilter = false
+    public var pickedFilter = false
 
-    package init(banners: [NotificationData] = [], pickedFilter: Bool = false) {
+    public init(banners: [NotificationData] = [], pickedFilter: Bool = false) {
       self.banners = banners
       self.pickedFilter = pickedFilter
     }
   }
 
   /// What a launch reads before anything is listed or sent.
-  package struct Saved: Sendable, Equatable {
-    package var log: ChangeLog
-    package var filter: SavedFilter?
-    package var muted: Set<NotificationType>?
-    package var authorization: PushClient.AuthorizationStatus
+  public struct Saved: Sendable, Equatable {
+    public var log: ChangeLog
+    public var filter: SavedFilter?
+    public var muted: Set<NotificationType>?
+    public var authorization: PushClient.AuthorizationStatus
 
-    package init(
+    public init(
       log: ChangeLog, filter: SavedFilter? = nil, muted: Set<NotificationType>? = nil,
       authorization: PushClient.AuthorizationStatus = .notDetermined
     ) {
@@ -172,13 +220,13 @@ package struct NotificationFeature: Reducer {
   }
 
   /// The next page of the feed.
-  package struct Paging: Sendable, Equatable {
-    package var isLoading = false
-    package var hasMore = false
-    package var next: String?
+  public struct Paging: Sendable, Equatable {
+    public var isLoading = false
+    public var hasMore = false
+    public var next: String?
   }
 
-  package enum Action: Sendable, Equatable {
+  public enum Action: Sendable, Equatable {
     case onAppear
     case onDisappear
     /// What was saved was read.
@@ -188,7 +236,12 @@ package struct NotificationFeature: Reducer {
     case restoreFailed(UserFacingError, Saved)
     case refreshRequested
     case loadMoreRequested
-    case pageLoaded(NotificationPage, first: Bool)
+    /// A page of the feed; a first page was asked for at `requestedAt` (the device's time), so a
+    /// push received before then that it would list, and does not, was deleted.
+    case pageLoaded(NotificationPage, first: Bool, requestedAt: Date? = nil)
+    /// The first page a cache on the device holds, shown at launch until the server's arrives:
+    /// an older first page.
+    case cachedPageLoaded(NotificationPage)
     case pageFailed(UserFacingError)
     case updatesConnected
     case liveEvent(NotificationEvent)
@@ -242,7 +295,7 @@ package struct NotificationFeature: Reducer {
     case delegate(Delegate)
 
     /// What the feature tells its parent.
-    package enum Delegate: Sendable, Equatable {
+    public enum Delegate: Sendable, Equatable {
       case navigateToContact(contactID: String)
       case navigateToAlert(alertID: String)
       case navigateToPing(pingID: String, contactID: String)
@@ -258,10 +311,10 @@ package struct NotificationFeature: Reducer {
   }
 
   /// How many notifications a page holds.
-  package static let pageSize = 50
+  public static let pageSize = 50
 
   /// How many times the live stream is retried before the feature goes offline.
-  package static let maximumReconnectAttempts = 5
+  public static let maximumReconnectAttempts = 5
 
   @Dependency(\.notificationClient) var client
   @Dependency(\.changeLogStore) var changeLogStore
@@ -272,9 +325,9 @@ package struct NotificationFeature: Reducer {
   @Dependency(\.uuid) var uuid
   @Dependency(\.randomNumberGenerator) var random
 
-  package init() {}
+  public init() {}
 
-  package var body: some ReducerOf<Self> {
+  public var body: some ReducerOf<Self> {
     Scope(state: \.preferences, action: .preferences) {
       NotificationPreferencesFeature()
     }
@@ -302,7 +355,7 @@ where
   Value == NotificationPreferencesFeature.Action
 {
   /// The preferences' actions inside the notification center's, for scoping a store to them.
-  package static var preferences: Self {
+  public static var preferences: Self {
     Self(NotificationFeature.Action.preferences) {
       if case .preferences(let action) = $0 { action } else { nil }
     }

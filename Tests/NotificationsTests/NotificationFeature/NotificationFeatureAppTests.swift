@@ -57,7 +57,7 @@ struct NotificationFeatureAppTests {
       $0.launch = .ready
       $0.paging.isLoading = true
     }
-    await store.receive(.pageLoaded(page, first: true)) {
+    await store.receive(.pageLoaded(page, first: true, requestedAt: ChangeLogTests.start)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)
       $0.connection = .connecting
@@ -93,7 +93,7 @@ struct NotificationFeatureAppTests {
       $0.preferences.muted = [.ping]
       $0.preferences.authorization = .denied
     }
-    await store.receive(.pageLoaded(page, first: true)) {
+    await store.receive(.pageLoaded(page, first: true, requestedAt: ChangeLogTests.start)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)
       $0.connection = .connecting
@@ -182,12 +182,12 @@ struct NotificationFeatureAppTests {
       $0.paging.isLoading = true
       $0.shown = [Self.read(tapped), earlier]
     }
-    await store.receive(.pageLoaded(page, first: true)) {
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.pageLoaded(page, first: true, requestedAt: ChangeLogTests.start)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)
       $0.connection = .connecting
     }
-    await store.receive(.delegate(.unreadCountChanged(1)))
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.send(.onDisappear) { $0.connection = .offline }
     let kept = try await rows.load()
@@ -375,7 +375,7 @@ struct NotificationFeatureAppTests {
       $0.paging.isLoading = true
       $0.preferences.authorization = .denied
     }
-    await store.receive(.pageLoaded(page, first: true)) {
+    await store.receive(.pageLoaded(page, first: true, requestedAt: ChangeLogTests.start)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)
       $0.connection = .connecting
@@ -398,5 +398,45 @@ struct NotificationFeatureAppTests {
     }
     await store.receive(.delegate(.errorOccurred(.network)))
     #expect(opens.withLock { $0 } == 1 + Feature.maximumReconnectAttempts)
+  }
+
+  // MARK: Pushes the server never lists
+
+  /// A push received before a first page was asked for, that the page would list and does not,
+  /// leaves with the change waiting for it: the server deleted it. One received after the page
+  /// was asked for stays. Only the device's times are compared.
+  @Test func aPushAFirstPageAskedForLaterDoesNotListLeaves() async throws {
+    let now = LockedState(ChangeLogTests.start)
+    let page = NotificationPage(items: [], changeCursor: 1)
+    let refreshed = NotificationPage(items: [], changeCursor: 2)
+    let backend = Backend(pages: [page, refreshed])
+    let store = await sync.launched(with: page, backend: backend)
+    store.dependencies.date = DateGenerator { now.withLock { $0 } }
+    let gone = try PushPayloadParser.parse(
+      NotificationFeatureSyncTests.pushPayload("p1", minutesAgo: 5),
+      receivedAt: ChangeLogTests.start)
+    await store.send(.pushReceived(NotificationFeatureSyncTests.pushPayload("p1", minutesAgo: 5))) {
+      $0.log.receive(gone, at: ChangeLogTests.start)
+      $0.shown = [gone]
+    }
+    await store.receive(.delegate(.presentBanner(gone, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.markAsRead("p1")) {
+      $0.log.record(.markAsRead("p1"), id: UUID(0))
+      $0.shown = [Self.read(gone)]
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+
+    let later = ChangeLogTests.start.addingTimeInterval(60)
+    now.withLock { $0 = later }
+    await store.send(.refreshRequested) { $0.paging.isLoading = true }
+    await store.receive(.pageLoaded(refreshed, first: true, requestedAt: later)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: refreshed)
+      $0.log.serverRemoved(["p1"])
+      $0.shown = []
+    }
+    #expect(store.state.log.isEmpty)
+    await store.send(.onDisappear) { $0.connection = .offline }
   }
 }

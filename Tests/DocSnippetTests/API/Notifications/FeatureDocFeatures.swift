@@ -83,6 +83,30 @@ struct FeatureDocNotificationsTests {
   }
 
   @MainActor
+  @Test(.timeLimit(.minutes(1))) func theFeatureOnTheLogLoadsTheFeed() async {
+    let notifications = FeatureDocSamples.notifications.filter { !$0.isLocal }
+    let store = withDependencies {
+      $0.settingsClient = .inMemory()
+      $0.pushClient = .unavailable
+    } operation: {
+      // snippet: notification-feature-log
+      let store = Store(initialState: NotificationFeature.State()) {
+        NotificationFeature()
+      } withDependencies: {
+        $0.notificationClient = InMemoryNotificationBackend(seed: notifications).client
+        $0.changeLogStore = .inMemory()
+      }
+      store.send(.onAppear)
+      // snippet: end
+      return store
+    }
+    for await state in store.states where state.server.listing != nil { break }
+    #expect(store.state.shown.map(\.id) == notifications.map(\.id))
+    #expect(store.state.badgeText == "2")
+    store.cancelAll()
+  }
+
+  @MainActor
   @Test(.timeLimit(.minutes(1))) func aScopedStoreSendsThePreferencesActions() async {
     let store = Store(initialState: NotificationsFeature.State()) {
       NotificationsFeature()
