@@ -10,8 +10,7 @@ extension ChangeLog: Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let records = try container.decode([ChangeRecord].self, forKey: .records)
     let unlisted = try container.decode([NotificationData].self, forKey: .unlisted)
-    self.init()
-    self.records = IdentifiedArrayOf(uniqueElements: records)
+    self.init(records: IdentifiedArrayOf(uniqueElements: records))
     self.unlisted = NotificationFeed(
       uniqueElements: unlisted.sorted(by: NotificationData.isOrderedBefore))
     self.received = try container.decode([String: Date].self, forKey: .received)
@@ -34,7 +33,7 @@ extension ChangeLog {
     for record in records {
       switch record.status {
       case .sending(let failures), .waiting(let failures):
-        log.records[id: record.id]?.status = .pending(failures: failures)
+        log.setStatus(.pending(failures: failures), of: record.id)
       case .pending, .awaitingListing, .acknowledged:
         break
       }
@@ -53,7 +52,7 @@ extension ChangeLog {
   public init(migrating outbox: NotificationsFeature.SavedOutbox, ids makeID: () -> UUID) {
     self.init()
     for entry in outbox.entries {
-      records.append(ChangeRecord(id: makeID(), intent: entry))
+      appendRecord(ChangeRecord(id: makeID(), intent: entry))
     }
   }
 
@@ -67,12 +66,13 @@ extension ChangeLog {
   public func merging(newer: ChangeLog) -> ChangeLog {
     var merged = self
     for notification in newer.unlisted where !merged.unlisted.contains(id: notification.id) {
+      merged.willChangeUnlisted(notification.id)
       merged.unlisted.insert(notification, at: merged.unlisted.insertionIndex(for: notification))
       merged.received[notification.id] = newer.received[notification.id]
     }
     for record in newer.records where merged.records[id: record.id] == nil {
       merged.replaceOlderChoices(by: record.intent)
-      merged.records.append(record)
+      merged.appendRecord(record)
     }
     return merged
   }
@@ -85,9 +85,10 @@ extension ChangeLog {
   func holding(_ written: ChangeLog) -> ChangeLog {
     var held = self
     for record in written.records where held.records[id: record.id] == nil {
-      held.records.append(record)
+      held.appendRecord(record)
     }
     for notification in written.unlisted where !held.unlisted.contains(id: notification.id) {
+      held.willChangeUnlisted(notification.id)
       held.unlisted.insert(notification, at: held.unlisted.insertionIndex(for: notification))
       held.received[notification.id] = written.received[notification.id]
     }

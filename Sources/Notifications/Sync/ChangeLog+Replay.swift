@@ -10,10 +10,11 @@ extension ChangeLog {
   /// log.replaying(on: unreadCopy)?.isRead   // true
   /// ```
   ///
-  /// - Complexity: O(*r*) for *r* records.
+  /// - Complexity: O(*n* + *e*) for the *n* records that name it and the *e* records that touch
+  ///   every notification.
   public func replaying(on copy: NotificationData) -> NotificationData? {
     var shown = copy
-    for record in records where record.touches(copy.id) {
+    for record in indexed.touching(copy.id) {
       if case .acknowledged(let cursor) = record.status, let version = copy.version,
         version >= cursor
       {
@@ -29,8 +30,9 @@ extension ChangeLog {
   /// unlisted pushes and local notices, each with the log replayed on it, in the feed's order.
   /// A push the server lists is shown as the server has it.
   ///
-  /// - Complexity: O((*n* + *u*) × *r* + (*n* + *u*) log(*n* + *u*)) for *n* notifications in
-  ///   `truth`, *u* unlisted and *r* records.
+  /// - Complexity: O((*n* + *u*) × (*k* + *e*) + (*n* + *u*) log(*n* + *u*)) for *n*
+  ///   notifications in `truth`, *u* unlisted, at most *k* records naming one of them and *e*
+  ///   records touching every one.
   public func shown(over truth: some Sequence<NotificationData>) -> NotificationFeed {
     var all: [NotificationData] = []
     var seen: Set<String> = []

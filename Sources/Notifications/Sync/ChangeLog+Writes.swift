@@ -95,8 +95,7 @@ extension ChangeLog {
     records: some Sequence<ChangeRecord>,
     unlisted: some Sequence<(NotificationData, received: Date?)>
   ) {
-    self.init()
-    self.records = IdentifiedArrayOf(uniqueElements: records)
+    self.init(records: IdentifiedArrayOf(uniqueElements: records))
     var notifications = IdentifiedArrayOf<NotificationData>()
     for (notification, received) in unlisted {
       guard notifications.append(notification).inserted else { continue }

@@ -43,18 +43,50 @@ import Loom
 ///    the server refuses it for good, or when it has failed for a long time (``RetryPolicy``),
 ///    never because the app was launched again.
 public struct ChangeLog: Sendable, Hashable {
+  /// The records, with the index that finds the ones of a notification. Changed only through
+  /// the journal's methods (`ChangeLog+Journal.swift`), which note what they change.
+  var indexed = IndexedRecords()
+  /// The rows changed since the last checkpoint: bookkeeping, not compared, hashed or saved.
+  var journal = Journal()
+
   /// The person's changes, oldest first.
-  public internal(set) var records: IdentifiedArrayOf<ChangeRecord> = []
+  ///
+  /// - Complexity: O(1).
+  public var records: IdentifiedArrayOf<ChangeRecord> { indexed.records }
   /// The pushes the server has not listed yet, and the local notices, in the feed's order.
+  /// Changed only after ``willChangeUnlisted(_:)``.
   public internal(set) var unlisted: NotificationFeed = []
   /// When the device received each push in ``unlisted``: one the server never lists (it was
   /// deleted before the device saw it listed) leaves after a while (``expireUnlisted(receivedBefore:)``).
+  /// Changed only after ``willChangeUnlisted(_:)``.
   public internal(set) var received: [String: Date] = [:]
 
   public init() {}
 
+  /// A log holding these records, oldest first.
+  ///
+  /// - Complexity: O(*r*) for *r* records.
+  init(records: IdentifiedArrayOf<ChangeRecord>) {
+    indexed = IndexedRecords(records)
+  }
+
   /// The record with this id.
-  public subscript(id: UUID) -> ChangeRecord? { records[id: id] }
+  public subscript(id: UUID) -> ChangeRecord? { indexed[id] }
+
+  /// Two logs are equal when they hold the same records and unlisted notifications: the index
+  /// is a function of the records, and the journal is bookkeeping of how a log got there.
+  public static func == (lhs: ChangeLog, rhs: ChangeLog) -> Bool {
+    lhs.records == rhs.records && lhs.unlisted == rhs.unlisted && lhs.received == rhs.received
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(records)
+    hasher.combine(unlisted)
+    hasher.combine(received)
+  }
+
+  /// Whether the index is the one the records make. For tests.
+  package var indexIsConsistent: Bool { indexed.indexIsConsistent }
 
   /// Whether the log holds nothing: the shown list is the server's truth.
   public var isEmpty: Bool { records.isEmpty && unlisted.isEmpty }
@@ -69,26 +101,28 @@ public struct ChangeLog: Sendable, Hashable {
   /// Records a change the person just made. A change to local notices is applied to them and
   /// needs no record: the server never hears of them.
   ///
-  /// - Complexity: O(*r*) for *r* records.
+  /// - Complexity: O(*k* + *n*) for *k* notifications it names, with *n* records in all,
+  ///   plus, for a change to every notification, O(*u*) for *u* unlisted notifications.
   public mutating func record(_ intent: ChangeIntent, id: UUID) {
     let intent = applyToNotices(intent)
     guard let intent else { return }
     replaceOlderChoices(by: intent)
     let waitsForListing = intent.ids.contains { unlisted[id: $0].map { !$0.isLocal } ?? false }
-    records.append(
+    appendRecord(
       ChangeRecord(
         id: id, intent: intent, status: waitsForListing ? .awaitingListing : .pending(failures: 0)))
     // The server applies a mark-all or clear-all of everything to what it has then: the pushes
     // it lists later are changed by records of their own, sent once it does.
+    guard intent.ids.isEmpty else { return }
     let pushes = unlisted.filter { !$0.isLocal && intent.applied(to: $0) != $0 }.ids
-    guard !pushes.isEmpty, intent.ids.isEmpty else { return }
+    guard !pushes.isEmpty else { return }
     if case .deleteAll = intent {
       for (offset, push) in pushes.enumerated() {
-        records.append(
+        appendRecord(
           ChangeRecord(id: id.derived(offset + 1), intent: .delete(push), status: .awaitingListing))
       }
     } else {
-      records.append(
+      appendRecord(
         ChangeRecord(id: id.derived(1), intent: .markAllAsRead(pushes), status: .awaitingListing))
     }
   }
@@ -99,22 +133,31 @@ public struct ChangeLog: Sendable, Hashable {
     func isNotice(_ id: String) -> Bool { unlisted[id: id]?.isLocal ?? false }
     switch intent {
     case .markAsRead(let id) where isNotice(id):
+      willChangeUnlisted(id)
       unlisted[id: id]?.isRead = true
       return nil
     case .markAsUnread(let id) where isNotice(id):
       // A local notice is never unread: it tells what happened on the device, and never counts.
       return nil
     case .delete(let id) where isNotice(id):
+      willChangeUnlisted(id)
       unlisted.remove(id: id)
       return nil
     case .markAllAsRead(let ids?):
-      for id in ids where isNotice(id) { unlisted[id: id]?.isRead = true }
+      for id in ids where isNotice(id) {
+        willChangeUnlisted(id)
+        unlisted[id: id]?.isRead = true
+      }
       let rest = ids.filter { !isNotice($0) }
       return rest.isEmpty ? nil : .markAllAsRead(rest)
     case .markAllAsRead(nil):
-      for notice in unlisted where notice.isLocal { unlisted[id: notice.id]?.isRead = true }
+      for notice in unlisted where notice.isLocal {
+        willChangeUnlisted(notice.id)
+        unlisted[id: notice.id]?.isRead = true
+      }
       return intent
     case .deleteAll:
+      for notice in unlisted where notice.isLocal { willChangeUnlisted(notice.id) }
       unlisted.removeAll { $0.isLocal }
       return intent
     case .markAsRead, .markAsUnread, .delete:
@@ -124,22 +167,27 @@ public struct ChangeLog: Sendable, Hashable {
 
   /// Rule 4: drops the older reads and unreads of the notification `intent` sets, which are
   /// neither in flight nor acknowledged.
+  ///
+  /// - Complexity: O(*n*) for the *n* records that name it, plus O(*m*) for the *m* records
+  ///   after each one dropped.
   mutating func replaceOlderChoices(by intent: ChangeIntent) {
     let id: String
     switch intent {
     case .markAsRead(let named), .markAsUnread(let named), .delete(let named): id = named
     case .markAllAsRead, .deleteAll: return
     }
-    records.removeAll { record in
+    let replaced = indexed.records(naming: id).filter { recordID in
+      guard let record = indexed[recordID] else { return false }
       switch (record.intent, record.status) {
       case (.markAsRead(id), .pending), (.markAsUnread(id), .pending),
         (.markAsRead(id), .waiting), (.markAsUnread(id), .waiting),
         (.markAsRead(id), .awaitingListing), (.markAsUnread(id), .awaitingListing):
-        true
+        return true
       default:
-        false
+        return false
       }
     }
+    for recordID in replaced { removeRecord(id: recordID) }
   }
 
   // MARK: Sending
@@ -147,42 +195,14 @@ public struct ChangeLog: Sendable, Hashable {
   /// The ids of the records to send now, oldest first (rule 2): pending, with no older record
   /// on one of their notifications still unacknowledged, and none in flight on one of them.
   ///
-  /// - Complexity: O(*r* × *k*) for *r* records naming *k* notifications each.
-  public var recordsReadyToSend: [UUID] {
-    // What is in flight holds back every other change to its notifications, older ones too (a
-    // change released when its push was listed may be older than one in flight).
-    var flying: Set<String> = []
-    var flyingEverything = false
-    for record in records {
-      guard case .sending = record.status else { continue }
-      flying.formUnion(record.intent.ids)
-      if record.touchesEverything { flyingEverything = true }
-    }
-    if flyingEverything { return [] }
-    var ready: [UUID] = []
-    var held = flying
-    var anyHeld = !flying.isEmpty
-    for record in records where !record.isAcknowledged {
-      if case .pending = record.status {
-        let isFree =
-          record.touchesEverything ? !anyHeld : held.isDisjoint(with: record.intent.ids)
-        if isFree { ready.append(record.id) }
-      }
-      // Every unacknowledged record holds back the newer ones on its notifications. One that
-      // waits for a push to be listed holds back no change to every notification: the server
-      // does not have the push, so such a change cannot reach it (rule 5 gives the push a
-      // change of its own).
-      if record.touchesEverything { break }
-      held.formUnion(record.intent.ids)
-      if record.status != .awaitingListing { anyHeld = true }
-    }
-    return ready
-  }
+  /// - Complexity: O(*p* × *k* × *n*) for *p* pending records naming *k* notifications of *n*
+  ///   records each (see `IndexedRecords.readyToSend`), not O(records).
+  public var recordsReadyToSend: [UUID] { indexed.readyToSend }
 
   /// Notes that the record's request was sent.
   public mutating func markSending(_ id: UUID) {
-    guard case .pending(let failures) = records[id: id]?.status else { return }
-    records[id: id]?.status = .sending(failures: failures)
+    guard case .pending(let failures) = indexed[id]?.status else { return }
+    setStatus(.sending(failures: failures), of: id)
   }
 
   /// Notes the server's answer: it applied the record at `cursor`. A server that answers no
@@ -192,9 +212,9 @@ public struct ChangeLog: Sendable, Hashable {
   /// - Returns: The record, if it was in the log.
   @discardableResult
   public mutating func acknowledge(_ id: UUID, at cursor: ChangeCursor?) -> ChangeRecord? {
-    guard let record = records[id: id] else { return nil }
-    guard let cursor else { return records.remove(id: id) }
-    records[id: id]?.status = .acknowledged(cursor)
+    guard let record = indexed[id] else { return nil }
+    guard let cursor else { return removeRecord(id: id) }
+    setStatus(.acknowledged(cursor), of: id)
     return record
   }
 
@@ -234,9 +254,9 @@ public struct ChangeLog: Sendable, Hashable {
   public mutating func fail(
     _ id: UUID, with error: UserFacingError, at now: Date, policy: RetryPolicy = .standard
   ) -> FailureOutcome {
-    guard var record = records[id: id] else { return .unknown }
+    guard var record = indexed[id] else { return .unknown }
     guard error.isRetryable else {
-      records.remove(id: id)
+      removeRecord(id: id)
       return .removed(record, error: error)
     }
     var failures: Int
@@ -253,29 +273,28 @@ public struct ChangeLog: Sendable, Hashable {
     if failures >= policy.maximumFailures, let first = record.firstFailure,
       now.timeIntervalSince(first) >= policy.maximumAge
     {
-      records.remove(id: id)
+      removeRecord(id: id)
       return .removed(record, error: .outboxGaveUp)
     }
     record.status = .waiting(failures: failures)
-    records[id: id] = record
+    updateRecord(record)
     return .willRetry(failures: failures)
   }
 
   /// A record that waited for its backoff after failing for now is pending again: sent when its
   /// turn comes.
   public mutating func retry(_ id: UUID) {
-    guard case .waiting(let failures) = records[id: id]?.status else { return }
-    records[id: id]?.status = .pending(failures: failures)
+    guard case .waiting(let failures) = indexed[id]?.status else { return }
+    setStatus(.pending(failures: failures), of: id)
   }
 
   /// Rule 6: the acknowledged records whose cursor `seen` reaches leave. `seen` is the cursor up
   /// to which every notification the feature holds is as the server has it.
   ///
-  /// - Complexity: O(*r*).
+  /// - Complexity: O(log *a*) for *a* acknowledged records when none leaves; O(*r*) for *r*
+  ///   records otherwise.
   public mutating func forget(upTo seen: ChangeCursor) {
-    records.removeAll { record in
-      if case .acknowledged(let cursor) = record.status { cursor <= seen } else { false }
-    }
+    removeRecords(indexed.acknowledged(upTo: seen))
   }
 
   // MARK: Pushes and notices
@@ -286,6 +305,7 @@ public struct ChangeLog: Sendable, Hashable {
   @discardableResult
   public mutating func receive(_ push: NotificationData, at now: Date) -> Bool {
     guard !unlisted.contains(id: push.id) else { return false }
+    willChangeUnlisted(push.id)
     unlisted.insert(push, at: unlisted.insertionIndex(for: push))
     received[push.id] = now
     return true
@@ -305,6 +325,7 @@ public struct ChangeLog: Sendable, Hashable {
     var notice = notice
     notice.isLocal = true
     notice.isRead = true
+    willChangeUnlisted(notice.id)
     unlisted.remove(id: notice.id)
     received[notice.id] = nil
     unlisted.insert(notice, at: unlisted.insertionIndex(for: notice))
@@ -318,14 +339,16 @@ public struct ChangeLog: Sendable, Hashable {
   public mutating func serverRemoved(_ ids: some Sequence<String>) {
     var removed: Set<String> = []
     for id in ids where unlisted[id: id].map({ !$0.isLocal }) ?? false {
+      willChangeUnlisted(id)
       unlisted.remove(id: id)
       received[id] = nil
       removed.insert(id)
     }
     guard !removed.isEmpty else { return }
-    records.removeAll { record in
-      record.status == .awaitingListing && record.intent.ids.allSatisfy(removed.contains)
-    }
+    removeRecords(
+      indexed.awaitingListing.filter { id in
+        indexed[id].map { $0.intent.ids.allSatisfy(removed.contains) } ?? false
+      })
     releaseRecordsNoLongerAwaitingListing()
   }
 
@@ -336,6 +359,7 @@ public struct ChangeLog: Sendable, Hashable {
   public mutating func serverListed(_ ids: some Sequence<String>) {
     var listed: Set<String> = []
     for id in ids where unlisted[id: id].map({ !$0.isLocal }) ?? false {
+      willChangeUnlisted(id)
       unlisted.remove(id: id)
       received[id] = nil
       listed.insert(id)
@@ -345,12 +369,15 @@ public struct ChangeLog: Sendable, Hashable {
   }
 
   /// The records waiting for pushes of which none is unlisted any more are sent.
+  ///
+  /// - Complexity: O(*w* × *k*) for *w* records awaiting a listing, naming *k* notifications.
   private mutating func releaseRecordsNoLongerAwaitingListing() {
-    for record in records where record.status == .awaitingListing {
+    for id in indexed.awaitingListing {
+      guard let record = indexed[id] else { continue }
       let stillUnlisted = record.intent.ids.contains {
         unlisted[id: $0].map { !$0.isLocal } ?? false
       }
-      if !stillUnlisted { records[id: record.id]?.status = .pending(failures: 0) }
+      if !stillUnlisted { setStatus(.pending(failures: 0), of: id) }
     }
   }
 }

@@ -297,9 +297,20 @@ private struct World {
   }
 
   /// Rule 2, checked on its own terms: no two records in flight change one notification (a
-  /// change to every notification changes each).
+  /// change to every notification changes each), and the records ready to send are the ones a
+  /// scan of every record finds. The log's index is the one its records make.
   mutating func checkRules() {
     guard problem == nil else { return }
+    if !log.indexIsConsistent {
+      problem = "the log's index is not the one its records make"
+      return
+    }
+    let ready = log.recordsReadyToSend
+    let scanned = Self.readyToSend(scanning: log.records)
+    if ready != scanned {
+      problem = "ready to send \(ready), a scan of every record finds \(scanned)"
+      return
+    }
     var flying: Set<String> = []
     var inFlight = 0
     var everything = false
@@ -319,6 +330,34 @@ private struct World {
       flying.formUnion(names)
       if touchesEverything { everything = true }
     }
+  }
+
+  /// Rule 2 as a scan of every record, oldest first: a pending record is ready unless an older
+  /// unacknowledged record or one in flight touches one of its notifications. A record that
+  /// awaits a listing holds back no change to every notification.
+  static func readyToSend(scanning records: IdentifiedArrayOf<ChangeRecord>) -> [UUID] {
+    func touchesEverything(_ record: ChangeRecord) -> Bool {
+      switch record.intent {
+      case .markAllAsRead(nil), .deleteAll: true
+      default: false
+      }
+    }
+    let inFlight = records.filter { if case .sending = $0.status { true } else { false } }
+    if inFlight.contains(where: touchesEverything) { return [] }
+    var held = Set(inFlight.flatMap(\.intent.ids))
+    var anyHeld = !held.isEmpty
+    var ready: [UUID] = []
+    for record in records where !record.isAcknowledged {
+      if case .pending = record.status {
+        let isFree =
+          touchesEverything(record) ? !anyHeld : held.isDisjoint(with: record.intent.ids)
+        if isFree { ready.append(record.id) }
+      }
+      if touchesEverything(record) { break }
+      held.formUnion(record.intent.ids)
+      if record.status != .awaitingListing { anyHeld = true }
+    }
+    return ready
   }
 
   mutating func converge() {

@@ -40,19 +40,30 @@ struct ChangeLogWritesTests {
 
   static func walk(seed: UInt64, steps: Int, on store: ChangeLogStore) async throws {
     var walk = LogWalk(seed: seed)
+    // A second store, written what the log noted since a checkpoint (what the feature writes),
+    // or, when the log was replaced, the difference.
+    let journaled = ChangeLogStore.inMemory()
+    var journaledSteps = 0
     for step in 1...steps {
+      let checkpoint = walk.log.checkpoint()
       let old = walk.log
       walk.step()
       let writes = walk.log.writes(from: old)
-      let redundant = Self.redundant(writes, from: old)
+      let noted = walk.log.writes(since: checkpoint)
+      if noted != nil { journaledSteps += 1 }
+      let redundant = Self.redundant(writes, from: old) + Self.redundant(noted ?? [], from: old)
       try await store.write(writes)
+      try await journaled.write(noted ?? writes)
       let loaded = try await store.load()
-      guard loaded == walk.log, redundant.isEmpty else {
+      let loadedJournaled = try await journaled.load()
+      guard loaded == walk.log, loadedJournaled == walk.log, redundant.isEmpty else {
         Issue.record(
           """
           seed \(seed), step \(step): \(walk.trace.last ?? "")
           writes: \(writes)
+          noted since the checkpoint: \(noted.map { "\($0)" } ?? "nil")
           redundant: \(redundant)
+          loaded from the journaled store: \(loadedJournaled.records.elements)
           loaded records:   \(loaded.records.elements)
           expected records: \(walk.log.records.elements)
           loaded unlisted:   \(loaded.unlisted.ids), received \(loaded.received)
@@ -62,6 +73,7 @@ struct ChangeLogWritesTests {
         return
       }
     }
+    #expect(journaledSteps > steps / 2)
   }
 
   /// The writes that change nothing in a store holding `old`: a record saved as it was (and not
