@@ -388,10 +388,16 @@ extension NotificationFeature {
     return .merge(effects)
   }
 
-  /// Writes the rows of the log that changed since `before`: one transaction, in the order of
-  /// the actions.
-  func save(from before: ChangeLog, in state: State) -> Effect<Action> {
-    let writes = state.log.writes(from: before)
+  /// Writes the rows of the log that changed since `checkpoint` (or since `restored`, the log
+  /// the store holds after a restore): one transaction, in the order of the actions.
+  func save(
+    from restored: ChangeLog?, since checkpoint: ChangeLog.Checkpoint, in state: State
+  ) -> Effect<Action> {
+    guard let writes = restored.map(state.log.writes(from:)) ?? state.log.writes(since: checkpoint)
+    else {
+      reportIssue("The change log was replaced during an action: its changes were not saved.")
+      return .none
+    }
     guard !writes.isEmpty else { return .none }
     return .run { [changeLogStore] _ in
       try await changeLogStore.write(writes)

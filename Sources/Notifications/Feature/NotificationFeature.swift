@@ -333,15 +333,18 @@ public struct NotificationFeature: Reducer {
     }
     Reduce { state, action in
       // What the store holds: after a restore, what it read with this launch's records after
-      // it (written as they were made).
-      let before =
+      // it (written as they were made); otherwise the log now, marked rather than copied (a
+      // copy would make the action's first change to the log copy every record).
+      let restored: ChangeLog? =
         if case .restored(let saved) = action, state.launch.isRestoring {
           saved.log.holding(state.log)
         } else {
-          state.log
+          nil
         }
+      let checkpoint = state.log.checkpoint()
       let effect = reduceAction(into: &state, action: action)
-      return .merge(effect, save(from: before, in: state), sendReady(&state))
+      return .merge(
+        effect, save(from: restored, since: checkpoint, in: state), sendReady(&state))
     }
     .onChange(of: \.unreadCount) { _, count in
       Reduce { _, _ in .send(.delegate(.unreadCountChanged(count))) }
