@@ -1,4 +1,3 @@
-
 /// A clock whose sleeps end at once: time jumps straight to each deadline.
 ///
 /// Use it in tests and previews where waiting does not matter, only that the code that waits
@@ -41,9 +40,11 @@ public final class ImmediateClock: Clock, Sendable {
   public var now: Instant { current.withLock { $0 } }
   public var minimumResolution: Duration { .zero }
 
-  /// Moves time to `deadline` (if it is later) and returns at once; throws if the task is
-  /// cancelled.
-  public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+  /// Moves time to `deadline` (if it is later) and returns at once, on the caller's actor;
+  /// throws if the task is cancelled.
+  nonisolated(nonsending) public func sleep(until deadline: Instant, tolerance: Duration?)
+    async throws
+  {
     try await sleepOnCaller(until: deadline)
   }
 

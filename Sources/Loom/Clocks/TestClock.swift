@@ -1,4 +1,3 @@
-
 /// A clock whose time moves only when a test says so.
 ///
 /// Sleepers wait until the test advances the clock past their deadline, so tests of debounce,
@@ -48,12 +47,16 @@ public final class TestClock: Clock, Sendable {
   package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
   /// Suspends until the clock is advanced to `deadline`, or throws `CancellationError` as soon
-  /// as the task is cancelled.
+  /// as the task is cancelled. Starts on the caller's actor, so the sleeper is registered before
+  /// the caller first suspends (called through `any Clock`, the standard library's requirement
+  /// switches to the global executor first: use ``Clock/sleep(for:tolerance:)`` there).
   ///
   /// A deadline of now (`sleep(for: .zero)`) waits for the next ``advance(by:)``, even
   /// `advance(by: .zero)`, as swift-clocks' `TestClock` does; a deadline already passed returns
   /// at once.
-  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+  nonisolated(nonsending) public func sleep(until deadline: Instant, tolerance: Duration? = nil)
+    async throws
+  {
     try await sleepOnCaller(until: deadline)
   }
 
@@ -86,7 +89,8 @@ public final class TestClock: Clock, Sendable {
     defer { _ = state.withLock { $0.waking.remove(id) } }
     try await withTaskCancellationHandler {
       _ = isolation
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let isCancelled = state.withLock { state -> Bool in
           if Task.isCancelled { return true }
           // Inside the lock, so it always comes before the `didResume` of the advance that

@@ -44,6 +44,24 @@ struct TestClockTests {
     await task.value
   }
 
+  /// `sleep(until:)` too: called on the clock itself from the main actor, it used to switch to
+  /// the global executor first (a plain `async` method), and a test that advanced the clock
+  /// right after could pass the sleeper by.
+  @Test func aSleepUntilADeadlineIsRegisteredBeforeTheCallerSuspends() async {
+    let clock = TestClock()
+    let recorder = SuspensionRecorder()
+    let thread = pthread_self()
+    let task = Suspension.withObserver(recorder) {
+      Task.immediate { @MainActor in
+        try? await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
+      }
+    }
+    #expect(recorder.threads.value == [thread])
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    await task.value
+  }
+
   /// swift-clocks' TestClock suspends a zero-length sleep until the next advance, and tests
   /// ported from TCA rely on it (a `Task.yield` stand-in that the test controls).
   @Test func aSleepUntilNowWaitsForTheNextAdvance() async {
@@ -68,7 +86,6 @@ struct TestClockTests {
     #expect(clock.sleeperCount == 0)
   }
 }
-
 
 /// Records the threads a sleeper announced its suspension from.
 final class SuspensionRecorder: SuspensionObserver {
