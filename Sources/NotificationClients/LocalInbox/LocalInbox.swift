@@ -194,16 +194,17 @@ public final class LocalInbox: Sendable {
   }
 
   /// The settings client over the inbox: settings live in the same database, read and written
-  /// off the caller's executor.
+  /// off the caller's executor in the order of the calls, with the change log's (see
+  /// ``inCallOrder(_:)``).
   public var settingsClient: SettingsClient {
     SettingsClient(
       loadData: { key in
-        try await Self.offCaller {
+        try await self.inCallOrder {
           try Self.mapping { () throws(InboxError) in try self.database().setting(key) }
         }
       },
       saveData: { data, key in
-        try await Self.offCaller {
+        try await self.inCallOrder {
           try self.change { database in
             try database.saveSetting(data, forKey: key)
             return ((), [])

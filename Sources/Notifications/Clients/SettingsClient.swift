@@ -12,6 +12,10 @@ import Loom
 /// they run on the caller's executor (see ``NotificationClient``), and a client that reads or
 /// writes a file or a database moves that work off the caller itself, as
 /// ``file(directory:)`` does.
+///
+/// Calls are applied in the order they are made, whether or not the caller waits for one
+/// before making the next, and a load sees every save made before it: a feature saves its
+/// latest choice at each change, with nothing in its state to order the writes.
 public struct SettingsClient: Sendable {
   /// The data saved under a key, or `nil`.
   public var loadData: nonisolated(nonsending) @Sendable (String) async throws -> Data?

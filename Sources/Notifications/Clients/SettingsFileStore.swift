@@ -63,21 +63,28 @@ public enum SettingsFileStore {
     return base.appendingPathComponent(appName, isDirectory: true)
   }
 
-  /// Throws a ``SettingsFileError``. Off the caller's executor: it reads a file.
-  @concurrent
-  static func load(_ key: String, from file: URL) async throws -> Data? {
-    try lock.withLock { () throws -> Data? in
-      try read(file)[key]
+  /// Throws a ``SettingsFileError``. Off the caller's executor: it reads a file, after every
+  /// call made before it (``SettingsFileWork``).
+  nonisolated(nonsending) static func load(_ key: String, from file: URL) async throws -> Data? {
+    try await SettingsFileWork.shared.run {
+      try lock.withLock { () throws -> Data? in
+        try read(file)[key]
+      }
     }
   }
 
-  /// Throws a ``SettingsFileError``. Off the caller's executor: it reads and writes a file.
-  @concurrent
-  static func save(_ data: Data, forKey key: String, to file: URL) async throws {
-    try lock.withLock { () throws in
-      var settings = try read(file)
-      settings[key] = data
-      try write(settings, to: file)
+  /// Throws a ``SettingsFileError``. Off the caller's executor: it reads and writes a file,
+  /// after every call made before it, so the last value saved under a key is the last one
+  /// asked for.
+  nonisolated(nonsending) static func save(_ data: Data, forKey key: String, to file: URL)
+    async throws
+  {
+    try await SettingsFileWork.shared.run {
+      try lock.withLock { () throws in
+        var settings = try read(file)
+        settings[key] = data
+        try write(settings, to: file)
+      }
     }
   }
 
@@ -155,5 +162,19 @@ extension SettingsClient {
         directory: SettingsFileStore.defaultDirectory(
           appName: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName))
     #endif
+  }
+}
+
+/// Where the settings files are read and written: each call is a job of this actor, enqueued
+/// when the caller hops to it. The store's endpoints are `nonisolated(nonsending)`, so callers
+/// hop in the order of their calls, and an actor runs the jobs of one priority in the order
+/// they were enqueued: calls are applied in the order made, though nothing waits for one
+/// before making the next (a `@concurrent` function took the lock in whatever order the pool's
+/// threads reached it, and an older filter could be saved last).
+actor SettingsFileWork {
+  static let shared = SettingsFileWork()
+
+  func run<Value: Sendable>(_ body: @Sendable () throws -> Value) throws -> Value {
+    try body()
   }
 }

@@ -70,6 +70,26 @@ struct SettingsFileTests {
     #expect(loaded == Array(0..<20))
   }
 
+  /// Saves of one key made one after the other, none waiting for the one before, leave the
+  /// last value saved: calls are applied in the order made (a feature saves its latest choice
+  /// with nothing in its state to order the writes). On the pool, the older value won in some
+  /// rounds.
+  @MainActor
+  @Test func savesMadeWithoutWaitingAreAppliedInTheOrderMade() async throws {
+    let client = SettingsClient.file(directory: directory)
+    defer { removeDirectory() }
+    for round in 0..<20 {
+      var saves: [Task<Void, any Error>] = []
+      for value in 0..<20 {
+        saves.append(
+          Task.immediate { @MainActor in try await client.save(value, forKey: "choice") })
+      }
+      for save in saves { try await save.value }
+      let saved = try await client.load(Int.self, forKey: "choice")
+      #expect(saved == 19, "round \(round)")
+    }
+  }
+
   @Test func theDefaultDirectoryFollowsXDGDataHomeThenTheHomeDirectory() {
     let xdg: URL = SettingsFileStore.defaultDirectory(
       appName: "app", environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/ada"])
