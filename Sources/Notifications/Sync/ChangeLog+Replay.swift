@@ -1,9 +1,9 @@
 import Foundation
 
 extension ChangeLog {
-  /// `copy`, the newest the server sent of a notification, with the records that are not
-  /// reflected in it replayed in order (rule 3), or `nil` when one of them deletes it: how the
-  /// notification is shown.
+  /// `copy`, the newest the server sent of a notification (or an unlisted push or notice), with
+  /// the records that are not reflected in it replayed in order (rule 3), or `nil` when one of
+  /// them deletes it: how the notification is shown.
   ///
   /// ```swift
   /// log.record(.markAsRead("n1"), id: changeID)
@@ -14,7 +14,11 @@ extension ChangeLog {
   ///   every notification.
   public func replaying(on copy: NotificationData) -> NotificationData? {
     var shown = copy
+    // A mark-all or clear-all of everything changes the pushes (and notices) it covered when it
+    // was made through records of their own (rule 5): one received after it is left alone.
+    let isUnlisted = unlisted.contains(id: copy.id)
     for record in indexed.touching(copy.id) {
+      if isUnlisted, record.touchesEverything { continue }
       if case .acknowledged(let cursor) = record.status, let version = copy.version,
         version >= cursor
       {

@@ -104,26 +104,41 @@ public struct ChangeLog: Sendable, Hashable {
   /// - Complexity: O(*k* + *n*) for *k* notifications it names, with *n* records in all,
   ///   plus, for a change to every notification, O(*u*) for *u* unlisted notifications.
   public mutating func record(_ intent: ChangeIntent, id: UUID) {
-    let intent = applyToNotices(intent)
-    guard let intent else { return }
-    replaceOlderChoices(by: intent)
-    let waitsForListing = intent.ids.contains { unlisted[id: $0].map { !$0.isLocal } ?? false }
-    appendRecord(
-      ChangeRecord(
-        id: id, intent: intent, status: waitsForListing ? .awaitingListing : .pending(failures: 0)))
-    // The server applies a mark-all or clear-all of everything to what it has then: the pushes
-    // it lists later are changed by records of their own, sent once it does.
-    guard intent.ids.isEmpty else { return }
-    let pushes = unlisted.filter { !$0.isLocal && intent.applied(to: $0) != $0 }.ids
-    guard !pushes.isEmpty else { return }
-    if case .deleteAll = intent {
-      for (offset, push) in pushes.enumerated() {
-        appendRecord(
-          ChangeRecord(id: id.derived(offset + 1), intent: .delete(push), status: .awaitingListing))
-      }
-    } else {
-      appendRecord(
-        ChangeRecord(id: id.derived(1), intent: .markAllAsRead(pushes), status: .awaitingListing))
+    guard let intent = applyToNotices(intent) else { return }
+    func isPush(_ id: String) -> Bool { unlisted[id: id].map { !$0.isLocal } ?? false }
+    // The server does not have the pushes it has not listed: each push the change names or
+    // covers gets a record of its own, which waits for its listing (rule 5), so one push the
+    // server never lists holds back no other change.
+    let server: ChangeIntent?
+    let pushes: [String]
+    switch intent {
+    case .markAllAsRead(let ids?):
+      let named = ids.filter { !isPush($0) }
+      server = named.isEmpty ? nil : .markAllAsRead(named)
+      pushes = ids.filter(isPush)
+    case .markAllAsRead(nil), .deleteAll:
+      // The server applies it to what it has then; the pushes it lists later are changed by
+      // the records of their own.
+      server = intent
+      pushes = unlisted.filter { !$0.isLocal && intent.applied(to: $0) != $0 }.ids
+    case .markAsRead(let named), .markAsUnread(let named), .delete(let named):
+      server = isPush(named) ? nil : intent
+      pushes = isPush(named) ? [named] : []
+    }
+    if let server {
+      replaceOlderChoices(by: server)
+      appendRecord(ChangeRecord(id: id, intent: server))
+    }
+    for (offset, push) in pushes.enumerated() {
+      let change: ChangeIntent =
+        switch intent {
+        case .deleteAll, .delete: .delete(push)
+        case .markAsUnread: .markAsUnread(push)
+        case .markAsRead, .markAllAsRead: .markAsRead(push)
+        }
+      replaceOlderChoices(by: change)
+      let recordID = server == nil && offset == 0 ? id : id.derived(offset + 1)
+      appendRecord(ChangeRecord(id: recordID, intent: change, status: .awaitingListing))
     }
   }
 
@@ -295,6 +310,55 @@ public struct ChangeLog: Sendable, Hashable {
   ///   records otherwise.
   public mutating func forget(upTo seen: ChangeCursor) {
     removeRecords(indexed.acknowledged(upTo: seen))
+  }
+
+  /// Rule 6, notification by notification: the acknowledged records naming these notifications
+  /// leave when every notification they name is held in a copy that reflects them (one at their
+  /// cursor or newer, or one the record no longer changes: a read already read, as the server
+  /// made no change and answered a cursor its copy never reaches; a delete of one not held), and
+  /// every older record on those notifications leaves too: records are replayed in order, so
+  /// only the oldest of a notification's records can go first. A mark-all or clear-all of
+  /// everything waits for ``forget(upTo:)``.
+  ///
+  /// - Complexity: O(*k* × *n*) for *k* ids and at most *n* records naming each.
+  public mutating func forget(
+    reflectedIn ids: some Sequence<String>, copy: (String) -> NotificationData?
+  ) {
+    func isReflected(_ record: ChangeRecord) -> Bool {
+      guard case .acknowledged(let cursor) = record.status, !record.touchesEverything else {
+        return false
+      }
+      return record.intent.ids.allSatisfy { id in
+        guard let held = copy(id) else {
+          if case .delete = record.intent { return true } else { return false }
+        }
+        return held.version.map { $0 >= cursor } ?? false
+          || record.intent.applied(to: held) == held
+      }
+    }
+    // The oldest records of each notification that reflect the copy held, up to the first one
+    // that does not.
+    var prefixes: [String: Set<UUID>] = [:]
+    func reflectedPrefix(of id: String) -> Set<UUID> {
+      if let prefix = prefixes[id] { return prefix }
+      var prefix: Set<UUID> = []
+      for record in indexed.touching(id) {
+        guard isReflected(record) else { break }
+        prefix.insert(record.id)
+      }
+      prefixes[id] = prefix
+      return prefix
+    }
+    var leaving: Set<UUID> = []
+    for id in ids {
+      for recordID in reflectedPrefix(of: id) where !leaving.contains(recordID) {
+        guard let record = indexed[recordID],
+          record.intent.ids.allSatisfy({ reflectedPrefix(of: $0).contains(recordID) })
+        else { continue }
+        leaving.insert(recordID)
+      }
+    }
+    if !leaving.isEmpty { removeRecords(leaving) }
   }
 
   // MARK: Pushes and notices

@@ -31,8 +31,11 @@ import Foundation
 ///    (its reach): a copy within its reach that it does not list, and that is not newer, was
 ///    deleted by then (rule 2), and so was one that arrives later. Beyond its reach nothing is
 ///    known, and what is held stays.
-/// 4. ``cursor`` is the newest cursor of a first page or an event applied: the live stream's
-///    next catch-up starts after it.
+/// 4. ``cursor`` is the newest cursor of a first page or an event applied.
+/// 5. ``current`` is a cursor up to which every copy held is as the server has it: a first page
+///    sets it to its cursor when no copy held lies beyond its reach (a copy it does not reach is
+///    only as new as before), and an event of the live stream, which delivers every change after
+///    the cursor it opened from (``current`` then), sets it to the event's cursor.
 public struct ServerFeed: Sendable, Hashable {
   /// The newest copy of each notification the server listed and has not deleted, in the feed's
   /// order.
@@ -40,6 +43,10 @@ public struct ServerFeed: Sendable, Hashable {
   /// The newest cursor of a first page or an event applied; `nil` before any (or with a backend
   /// that does not say).
   public private(set) var cursor: ChangeCursor?
+  /// The cursor up to which every copy held is as the server has it (rule 5): what the
+  /// feature has seen of the server, and where the live stream's catch-up starts. Behind
+  /// ``cursor`` while a first page left copies beyond its reach that nothing has refreshed.
+  public private(set) var current: ChangeCursor?
   /// The first pages applied that no newer one reaches as far as: each page's cursor and how
   /// far down the feed it reaches, newest first. Usually one; two or three when a late answer
   /// reached further than a newer page (a whole feed, say, after a first page of 50).
@@ -171,6 +178,8 @@ public struct ServerFeed: Sendable, Hashable {
   /// unread copy not held before is no longer among the unread notifications not held.
   public mutating func append(_ page: NotificationPage) {
     for copy in page.items { fetched(copy, at: page.changeCursor) }
+    // The last page: everything the server has is held.
+    if !page.hasMore, unreadNotHeld != nil { unreadNotHeld?.count = 0 }
   }
 
   /// Takes a copy fetched out of the live stream (a later page, one notification by id, the
@@ -180,10 +189,30 @@ public struct ServerFeed: Sendable, Hashable {
   /// - Returns: Whether the copy is now the one held.
   @discardableResult
   public mutating func fetched(_ copy: NotificationData, at cursor: ChangeCursor? = nil) -> Bool {
-    let wasHeld = notifications.contains(id: copy.id)
+    let held = notifications[id: copy.id]
     let isHeld = receive(copy, at: cursor)
-    if isHeld, !wasHeld, !copy.isRead { countLoaded() }
-    return isHeld
+    guard isHeld else { return false }
+    // Unread now and not before (not held, or held read): no longer among those not held. Held
+    // unread before and read now: the first page counted it held, but the server's total did
+    // not count it; it is one more of those not held than that count said.
+    let wasUnread = held.map { !$0.isRead } ?? false
+    if !copy.isRead, !wasUnread { countLoaded() }
+    if copy.isRead, wasUnread, let count = unreadNotHeld?.count { unreadNotHeld?.count = count + 1 }
+    return true
+  }
+
+  /// The server applied `intent` and did not say at which cursor (a backend that does not order
+  /// what it says): the copies held are changed as it changes them, their versions kept.
+  public mutating func assume(_ intent: ChangeIntent) {
+    let copies =
+      intent.ids.isEmpty ? Array(notifications) : intent.ids.compactMap { notifications[id: $0] }
+    for copy in copies {
+      if let changed = intent.applied(to: copy) {
+        if changed != copy { receive(changed) }
+      } else {
+        remove(copy.id, at: nil)
+      }
+    }
   }
 
   /// The server marked every notification read, or deleted every one older than what is held,
@@ -207,7 +236,10 @@ public struct ServerFeed: Sendable, Hashable {
   ///   page applied.
   @discardableResult
   public mutating func apply(_ event: NotificationEvent) -> Bool {
-    if let position = event.cursor { cursor = max(cursor ?? position, position) }
+    if let position = event.cursor {
+      cursor = max(cursor ?? position, position)
+      current = max(current ?? position, position)
+    }
     switch event.change {
     case .inserted(let copy): return receive(copy, at: event.cursor)
     case .updated(let copy):
@@ -253,6 +285,9 @@ public struct ServerFeed: Sendable, Hashable {
     listings = others
     for copy in copies { receive(copy, at: position) }
     cursor = max(cursor ?? position, position)
+    if isNewest, !notifications.contains(where: { !page.reaches($0) }) {
+      current = max(current ?? position, position)
+    }
     if !others.contains(where: { $0.covers(page) }) {
       listings = (others + [page]).sorted { $0.cursor > $1.cursor }
     }

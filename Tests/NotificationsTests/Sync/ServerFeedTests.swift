@@ -158,6 +158,31 @@ struct ServerFeedTests {
     #expect(feed.deletions == ["within": 10])
   }
 
+  /// Rule 5: a first page that leaves a copy beyond its reach says nothing of that copy since
+  /// it was held, so what is seen (``ServerFeed/current``) stays where it was; a first page that
+  /// reaches everything held, and an event of the stream, move it.
+  @Test func whatIsSeenIsTheCursorEveryCopyHeldReflects() {
+    var feed = ServerFeed()
+    feed.replace(
+      with: NotificationPage(
+        items: [Self.notification("n1", version: 3, minutesAgo: 1)], hasMore: true, changeCursor: 5)
+    )
+    #expect(feed.current == 5)
+    feed.append(NotificationPage(items: [Self.notification("n9", version: 2, minutesAgo: 9)]))
+    feed.replace(
+      with: NotificationPage(
+        items: [Self.notification("n1", version: 3, minutesAgo: 1)], hasMore: true, changeCursor: 8)
+    )
+    #expect(feed.cursor == 8)
+    #expect(feed.current == 5)
+    feed.apply(NotificationEvent(.deleted(id: "n7"), cursor: 9))
+    #expect(feed.current == 9)
+    feed.replace(
+      with: NotificationPage(
+        items: [Self.notification("n1", version: 3, minutesAgo: 1)], changeCursor: 12))
+    #expect(feed.current == 12)
+  }
+
   @Test func aLaterPageAddsAndDropsNothing() {
     var feed = ServerFeed()
     feed.replace(

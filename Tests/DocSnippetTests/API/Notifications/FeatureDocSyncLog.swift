@@ -22,6 +22,18 @@ struct SyncLogDocSnippets {
     #expect(log.isEmpty)
   }
 
+  @Test func aCheckpointGivesTheWritesMadeSinceIt() async throws {
+    let changeID = changeID
+    let store = ChangeLogStore.inMemory()
+    var log = ChangeLog()
+    // snippet: change-log-checkpoint
+    let checkpoint = log.checkpoint()
+    log.record(.markAsRead("n1"), id: changeID)
+    try await store.write(log.writes(since: checkpoint) ?? [])
+    // snippet: end
+    #expect(try await store.load().records.map(\.intent) == [.markAsRead("n1")])
+  }
+
   @Test func aLateAnswerDoesNotUndoANewerOne() {
     let readCopy = NotificationData(
       id: "n1", type: .ping, title: "Hi", message: "", timestamp: .now, isRead: true, version: 9)
