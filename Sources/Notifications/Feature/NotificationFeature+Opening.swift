@@ -22,9 +22,8 @@ extension NotificationFeature {
     if tapped { return tap(push.id, in: &state) }
     // Not shown: the person deleted it (a duplicate delivery after the deletion).
     guard let shown = state.shown[id: push.id], state.isInForeground else { return .none }
-    if case .restoring(var arrived) = state.launch {
-      arrived.banners.append(shown)
-      state.launch = .restoring(arrived)
+    if state.launch.arrived != nil {
+      state.launch.arrived?.banners.append(shown)
       return .none
     }
     guard let options = bannerOptions(for: shown, in: state) else { return .none }

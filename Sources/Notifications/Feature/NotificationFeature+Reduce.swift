@@ -6,8 +6,8 @@ extension NotificationFeature {
     switch action {
     case .onAppear:
       switch state.launch {
-      case .notStarted:
-        state.launch = .restoring()
+      case .notStarted(let arrived):
+        state.launch = .restoring(arrived)
         return .merge(restore(), listenForResponses())
       case .restoring:
         return .none
@@ -39,7 +39,8 @@ extension NotificationFeature {
       guard state.launch == .ready else { return .none }
       state.paging.isLoading = true
       return .merge(
-        .cancel(id: CancelID.loadMore), fetchPage(PageRequest(limit: Self.pageSize), first: true))
+        .cancel(id: CancelID.loadMore), .cancel(id: CancelID.firstPage),
+        fetchPage(PageRequest(limit: Self.pageSize), first: true))
 
     case .loadMoreRequested:
       guard state.launch == .ready, state.paging.hasMore, !state.paging.isLoading else {
@@ -49,17 +50,16 @@ extension NotificationFeature {
       return fetchPage(PageRequest(limit: Self.pageSize, cursor: state.paging.next), first: false)
         .cancellable(id: CancelID.loadMore)
 
-    case .pageLoaded(let page, let first, let requestedAt):
+    case .pageLoaded(let page, let first):
       state.paging.isLoading = false
       if first {
         let wasListed = state.server.listing != nil
         if state.server.replace(with: page) {
           state.paging.hasMore = page.hasMore
           state.paging.next = page.nextCursor
-          if let requestedAt { expireUnlistedPushes(before: requestedAt, in: &state) }
         }
         state.log.serverListed(page.items.lazy.map(\.id))
-        forgetSeen(&state)
+        forgetSeen(&state, reflectedIn: page.items.lazy.map(\.id))
         state.reshowAll()
         // The live stream opens from the first page's cursor: opened before, a change made
         // between the page and the stream would be missed.
@@ -68,6 +68,7 @@ extension NotificationFeature {
       }
       state.server.append(page)
       state.log.serverListed(page.items.lazy.map(\.id))
+      forgetSeen(&state, reflectedIn: page.items.lazy.map(\.id))
       state.paging.hasMore = page.hasMore
       state.paging.next = page.nextCursor
       state.reshow(page.items.map(\.id))
@@ -91,11 +92,26 @@ extension NotificationFeature {
       let follow =
         state.connection == .offline && state.server.listing == nil
         ? startUpdates(&state, attempt: 0) : .none
-      return .merge(show(error, in: &state), follow)
+      // Nothing listed yet: the first page is asked for again after a while, for as long as
+      // it fails for now (a refresh asks at once).
+      let retry: Effect<Action> =
+        state.server.listing == nil && error.isRetryable
+        ? .run { [clock, delay = NotificationsFeature.backoff(attempt: 3, random: random)] send in
+          try await clock.sleep(for: delay)
+          await send(.refreshRequested)
+        }
+        .cancellable(id: CancelID.firstPage, cancelInFlight: true) : .none
+      return .merge(show(error, in: &state), follow, retry)
 
     case .updatesConnected:
       state.connection = .live
-      return .none
+      // Connected, with nothing listed (the launch's first page failed): the server can be
+      // reached again, so the first page is asked for again.
+      guard state.server.listing == nil, !state.paging.isLoading, state.launch == .ready else {
+        return .none
+      }
+      state.paging.isLoading = true
+      return fetchPage(PageRequest(limit: Self.pageSize), first: true)
 
     case .liveEvent(let event):
       state.server.apply(event)
@@ -103,7 +119,7 @@ extension NotificationFeature {
       switch event.change {
       case .inserted(let copy), .updated(let copy):
         state.log.serverListed([copy.id])
-        forgetSeen(&state)
+        forgetSeen(&state, reflectedIn: [copy.id])
         state.reshow([copy.id])
       case .deleted(let id):
         state.log.serverRemoved([id])
@@ -137,11 +153,20 @@ extension NotificationFeature {
 
     case .filterChanged(let filter):
       state.filter = filter
-      return pickedFilter(&state)
+      // Picked before the saved choice is read: kept over it, and saved with it.
+      guard state.launch.arrived == nil else {
+        state.launch.arrived?.filter = filter
+        return .none
+      }
+      return saveFilter(state)
 
     case .unreadOnlyChanged(let unreadOnly):
       state.unreadOnly = unreadOnly
-      return pickedFilter(&state)
+      guard state.launch.arrived == nil else {
+        state.launch.arrived?.unreadOnly = unreadOnly
+        return .none
+      }
+      return saveFilter(state)
 
     case .markAsRead(let id):
       return record(.markAsRead(id), in: &state)
@@ -159,7 +184,10 @@ extension NotificationFeature {
       guard let record = state.log.acknowledge(id, at: cursor) else { return .none }
       // As of a mark-all or clear-all's cursor, nothing beyond what is held is unread.
       if record.touchesEverything, let cursor { state.server.noneUnreadNotHeld(at: cursor) }
-      forgetSeen(&state)
+      // A server that does not say where it applied the change: the record has left, and what
+      // it holds of the server is taken to be changed.
+      if cursor == nil { state.server.assume(record.intent) }
+      forgetSeen(&state, reflectedIn: record.intent.ids)
       reshow(record, in: &state)
       return .none
 
@@ -238,6 +266,12 @@ extension NotificationFeature {
       }
       return show(error, in: &state)
 
+    case .pushLookedUp(_, let copy):
+      guard let copy, state.server.fetched(copy) else { return .none }
+      state.log.serverListed([copy.id])
+      state.reshow([copy.id])
+      return .none
+
     case .foregroundChanged(let isInForeground):
       state.isInForeground = isInForeground
       return .none
@@ -250,8 +284,65 @@ extension NotificationFeature {
       state.isPreferencesPresented = isPresented
       return isPresented ? .send(.preferences(.onAppear)) : .none
 
-    case .preferences, .delegate:
+    case .preferences(let action):
+      return preferences(action, in: &state)
+
+    case .delegate:
       return .none
+    }
+  }
+
+  /// The preferences sheet: which types are announced, and the OS authorization. The muted
+  /// types are saved as a whole at each change (settings calls are applied in the order made, so
+  /// the last change is the one saved); changed before the launch has read the saved ones, the
+  /// change is kept in the launch state and applied on top of them.
+  private func preferences(
+    _ action: NotificationPreferencesFeature.Action, in state: inout State
+  ) -> Effect<Action> {
+    switch action {
+    case .onAppear:
+      return .run { [push] send in
+        await send(.preferences(.authorizationChanged(await push.authorizationStatus())))
+      }
+
+    case .typeToggled(let type, let isOn):
+      guard NotificationPreferencesFeature.State.canTurnOff(type) || isOn else {
+        state.preferences.error = .operationFailed(
+          message: "\(type.displayName) notifications cannot be turned off.")
+        return .none
+      }
+      state.preferences.error = nil
+      if isOn { state.preferences.muted.remove(type) } else { state.preferences.muted.insert(type) }
+      guard state.launch.arrived == nil else {
+        state.launch.arrived?.bannersToggled[type] = isOn
+        return .none
+      }
+      return saveMuted(state)
+
+    case .requestAuthorizationTapped:
+      return .run { [push] send in
+        await send(.preferences(.authorizationChanged(try await push.requestAuthorization())))
+      } catch: { _, send in
+        await send(.preferences(.authorizationChanged(.denied)))
+      }
+
+    case .authorizationChanged(let status), .loaded(_, let status):
+      state.preferences.authorization = status
+      return .none
+
+    case .mutedLoaded, .saveFinished:
+      // The launch reads the muted types (`restored`); saves are not tracked one by one.
+      return .none
+    }
+  }
+
+  private func saveMuted(_ state: State) -> Effect<Action> {
+    let muted = state.preferences.muted.map(\.rawValue).sorted().map(
+      NotificationType.init(rawValue:))
+    return .run { [settings] _ in
+      try await settings.save(muted, forKey: NotificationPreferencesFeature.settingsKey)
+    } catch: { error, send in
+      await send(.saveFailed(UserFacingError(error)))
     }
   }
 
@@ -276,29 +367,30 @@ extension NotificationFeature {
 
   /// Applies what was saved under what arrived while it was read, and starts listing.
   private func restore(_ saved: Saved, arrived: Arrived, in state: inout State) -> Effect<Action> {
-    if let filter = saved.filter, !arrived.pickedFilter {
-      state.filter = filter.filter
-      state.unreadOnly = filter.unreadOnly
+    // What the person picked meanwhile is newer than what was saved: kept, and saved.
+    state.filter = arrived.filter ?? saved.filter?.filter ?? state.filter
+    state.unreadOnly = arrived.unreadOnly ?? saved.filter?.unreadOnly ?? state.unreadOnly
+    let picked = arrived.filter != nil || arrived.unreadOnly != nil
+    // The muted types saved, with what the person turned on or off meanwhile.
+    var muted = (saved.muted ?? []).filter(NotificationPreferencesFeature.State.canTurnOff)
+    for (type, isOn) in arrived.bannersToggled {
+      if isOn { muted.remove(type) } else { muted.insert(type) }
     }
-    // The preferences take the saved muted types unless the person changed them meanwhile.
-    _ = NotificationPreferencesFeature().reduce(
-      into: &state.preferences, action: .mutedLoaded(saved.muted))
+    state.preferences.muted = muted
     state.preferences.authorization = saved.authorization
     let banners = arrived.banners.compactMap { push in
       bannerOptions(for: push, in: state).map {
         Effect<Action>.send(.delegate(.presentBanner(push, $0)))
       }
     }
-    return .merge(startListing(&state), state.isInForeground ? .merge(banners) : .none)
+    return .merge(
+      startListing(&state), state.isInForeground ? .merge(banners) : .none,
+      picked ? saveFilter(state) : .none, arrived.bannersToggled.isEmpty ? .none : saveMuted(state))
   }
 
   /// Saves the filter the person picked. Settings calls are applied in the order made, so the
-  /// last pick is the one saved; picked while the launch reads the saved one, it stays.
-  private func pickedFilter(_ state: inout State) -> Effect<Action> {
-    if case .restoring(var arrived) = state.launch {
-      arrived.pickedFilter = true
-      state.launch = .restoring(arrived)
-    }
+  /// last pick is the one saved.
+  private func saveFilter(_ state: State) -> Effect<Action> {
     let choice = SavedFilter(filter: state.filter, unreadOnly: state.unreadOnly)
     return .run { [settings] _ in
       try await settings.save(choice, forKey: SettingsKey.filter)
@@ -320,7 +412,13 @@ extension NotificationFeature {
     state.paging.isLoading = true
     state.reshowAll()
     let first = PageRequest(limit: Self.pageSize)
-    return .concatenate(loadCachedPage(first), fetchPage(first, first: true))
+    // The pushes that changes of an earlier launch wait for.
+    let waitedFor = state.log.records.lazy.filter { $0.status == .awaitingListing }
+      .flatMap(\.intent.ids)
+    // A cached page that comes after the server's is not shown: the two may race.
+    return .merge(
+      loadCachedPage(first), fetchPage(first, first: true),
+      lookUpPushes(Set(waitedFor).sorted(), in: state))
   }
 
   /// Reads the first page a cache on the device holds, if the client has one.
@@ -334,28 +432,31 @@ extension NotificationFeature {
     }
   }
 
-  /// The pushes received before a first page was asked for, that it would list and does not,
-  /// leave: the server deleted them (it has a notification before it sends its push). Only
-  /// device times are compared (when each was received, when the page was asked for), and the
-  /// page's reach with the pushes' own server times.
-  private func expireUnlistedPushes(before requestedAt: Date, in state: inout State) {
-    guard let listing = state.server.listing else { return }
-    let gone = state.log.unlisted.compactMap { push -> String? in
-      guard !push.isLocal, let received = state.log.received[push.id], received < requestedAt,
-        listing.reaches(push), !state.server.notifications.contains(id: push.id)
-      else { return nil }
-      return push.id
-    }
-    guard !gone.isEmpty else { return }
-    state.log.serverRemoved(gone)
-  }
-
   /// Records a change of the person's: shown at once, saved, and sent when its turn comes.
   func record(_ intent: ChangeIntent, in state: inout State) -> Effect<Action> {
-    let id = uuid()
-    state.log.record(intent, id: id)
-    if let record = state.log[id] { reshow(record, in: &state) } else { state.reshowAll() }
-    return .none
+    state.log.record(intent, id: uuid())
+    if intent.ids.isEmpty { state.reshowAll() } else { state.reshow(intent.ids) }
+    return lookUpPushes(intent.ids, in: state)
+  }
+
+  /// Asks the server for the pushes it has not listed among `ids`: a change to one waits until
+  /// the server lists it, and the server may have it already, on a page not loaded (a cold
+  /// start from the push of an older notification).
+  func lookUpPushes(_ ids: some Sequence<String>, in state: State) -> Effect<Action> {
+    let pushes = ids.filter { state.log.unlisted[id: $0].map { !$0.isLocal } ?? false }
+    guard !pushes.isEmpty else { return .none }
+    return .merge(
+      pushes.map { id in
+        .run { [client] send in
+          do {
+            await send(.pushLookedUp(id: id, try await client.fetchNotification(id)))
+          } catch UserFacingError.notFound {
+            await send(.pushLookedUp(id: id, nil))
+          }
+        } catch: { _, _ in
+          // Looked up again at the next change or launch; a page or an event lists it anyway.
+        }
+      })
   }
 
   /// Recomputes what is shown of the notifications a record touches.
@@ -363,9 +464,12 @@ extension NotificationFeature {
     if record.intent.ids.isEmpty { state.reshowAll() } else { state.reshow(record.intent.ids) }
   }
 
-  /// Rule 6 of the log: acknowledged records the feed has seen leave.
-  private func forgetSeen(_ state: inout State) {
-    if let cursor = state.server.cursor { state.log.forget(upTo: cursor) }
+  /// Rule 6 of the log: acknowledged records the feed has seen leave, and those the copies of
+  /// `ids` now held reflect.
+  private func forgetSeen(_ state: inout State, reflectedIn ids: some Sequence<String> = []) {
+    if let current = state.server.current { state.log.forget(upTo: current) }
+    let server = state.server
+    state.log.forget(reflectedIn: ids) { server.notifications[id: $0] }
   }
 
   /// Sends the records whose turn has come, once the launch has read the saved log (an older
@@ -407,10 +511,8 @@ extension NotificationFeature {
   }
 
   private func fetchPage(_ request: PageRequest, first: Bool) -> Effect<Action> {
-    let requestedAt = first ? date.now : nil
-    return .run { [client] send in
-      let page = try await client.fetchPage(request)
-      await send(.pageLoaded(page, first: first, requestedAt: requestedAt))
+    .run { [client] send in
+      await send(.pageLoaded(try await client.fetchPage(request), first: first))
     } catch: { error, send in
       await send(.pageFailed(UserFacingError(error)))
     }
@@ -420,7 +522,7 @@ extension NotificationFeature {
   /// changes. A change both send is applied twice, which changes nothing (``ServerFeed``).
   private func startUpdates(_ state: inout State, attempt: Int) -> Effect<Action> {
     state.connection = attempt == 0 ? .connecting : .reconnecting(attempt: attempt)
-    let cursor = state.server.cursor
+    let cursor = state.server.current
     let updates = Effect<Action>.run { [client] send in
       let stream = try await client.updates(cursor)
       await send(.updatesConnected)

@@ -39,7 +39,7 @@ public struct NotificationFeature: Reducer {
     /// What is shown: ``log`` replayed on ``server``, kept up to date as either changes.
     public var shown: NotificationFeed = []
     /// Where the launch is.
-    public var launch = Launch.notStarted
+    public var launch = Launch.notStarted()
     /// The next page of the feed.
     public var paging = Paging()
     public var connection = ConnectionState.offline
@@ -177,7 +177,8 @@ public struct NotificationFeature: Reducer {
 
   /// Where the launch is: nothing is sent or listed until what was saved is read.
   public enum Launch: Sendable, Equatable {
-    case notStarted
+    /// Before `onAppear`, with what arrived already (a push, say) that waits for the restore.
+    case notStarted(Arrived = Arrived())
     /// Reading what was saved, with what arrived meanwhile that waits for it.
     case restoring(Arrived = Arrived())
     case ready
@@ -186,18 +187,45 @@ public struct NotificationFeature: Reducer {
     public var isRestoring: Bool {
       if case .restoring = self { true } else { false }
     }
+
+    /// What arrived before what was saved is read; `nil` once it is.
+    public var arrived: Arrived? {
+      get {
+        switch self {
+        case .notStarted(let arrived), .restoring(let arrived): arrived
+        case .ready: nil
+        }
+      }
+      set {
+        guard let newValue else { return }
+        switch self {
+        case .notStarted: self = .notStarted(newValue)
+        case .restoring: self = .restoring(newValue)
+        case .ready: break
+        }
+      }
+    }
   }
 
   /// What arrived while the launch read what was saved, and waits for it.
   public struct Arrived: Sendable, Equatable {
     /// Foreground pushes, announced (or not) once the muted types are read.
     public var banners: [NotificationData] = []
-    /// Whether the person picked a filter: the saved one is then older.
-    public var pickedFilter = false
+    /// The filter the person picked, if they did: the saved one is older.
+    public var filter: NotificationFilter?
+    /// Whether the person picked unread only, or not, if they did.
+    public var unreadOnly: Bool?
+    /// The types whose banners the person turned on (`true`) or off, if they did.
+    public var bannersToggled: [NotificationType: Bool] = [:]
 
-    public init(banners: [NotificationData] = [], pickedFilter: Bool = false) {
+    public init(
+      banners: [NotificationData] = [], filter: NotificationFilter? = nil, unreadOnly: Bool? = nil,
+      bannersToggled: [NotificationType: Bool] = [:]
+    ) {
       self.banners = banners
-      self.pickedFilter = pickedFilter
+      self.filter = filter
+      self.unreadOnly = unreadOnly
+      self.bannersToggled = bannersToggled
     }
   }
 
@@ -236,9 +264,7 @@ public struct NotificationFeature: Reducer {
     case restoreFailed(UserFacingError, Saved)
     case refreshRequested
     case loadMoreRequested
-    /// A page of the feed; a first page was asked for at `requestedAt` (the device's time), so a
-    /// push received before then that it would list, and does not, was deleted.
-    case pageLoaded(NotificationPage, first: Bool, requestedAt: Date? = nil)
+    case pageLoaded(NotificationPage, first: Bool)
     /// The first page a cache on the device holds, shown at launch until the server's arrives:
     /// an older first page.
     case cachedPageLoaded(NotificationPage)
@@ -285,6 +311,10 @@ public struct NotificationFeature: Reducer {
     /// A notification fetched by id: held, and tapped if the fetch was for a tap.
     case notificationLoaded(NotificationData, thenTap: Bool)
     case notificationLoadFailed(id: String, UserFacingError, thenTap: Bool)
+    /// The server's copy of a push it has not listed, asked for by id when the person changed
+    /// it (`nil`: the server does not have it yet). Held, it lets the changes waiting for the
+    /// push be sent.
+    case pushLookedUp(id: String, NotificationData?)
     /// The person tapped a push (a cold start from it, too): it is kept as a push, and opened.
     case notificationResponse(Data)
     case foregroundChanged(Bool)
@@ -307,7 +337,7 @@ public struct NotificationFeature: Reducer {
   }
 
   enum CancelID: Hashable, Sendable {
-    case updates, reconnect, responses, loadMore
+    case updates, reconnect, responses, loadMore, firstPage
   }
 
   /// How many notifications a page holds.
@@ -328,9 +358,6 @@ public struct NotificationFeature: Reducer {
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    Scope(state: \.preferences, action: .preferences) {
-      NotificationPreferencesFeature()
-    }
     Reduce { state, action in
       // What the store holds: after a restore, what it read with this launch's records after
       // it (written as they were made); otherwise the log now, marked rather than copied (a

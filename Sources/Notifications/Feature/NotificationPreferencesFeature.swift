@@ -73,7 +73,8 @@ public struct NotificationPreferencesFeature: Reducer {
 
     case .typeToggled(let type, let isOn):
       guard State.canTurnOff(type) || isOn else {
-        state.error = .operationFailed(message: "\(type.displayName) notifications cannot be turned off.")
+        state.error = .operationFailed(
+          message: "\(type.displayName) notifications cannot be turned off.")
         return .none
       }
       guard state.isOn(type) != isOn else { return .none }

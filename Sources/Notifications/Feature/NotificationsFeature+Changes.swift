@@ -107,7 +107,8 @@ extension NotificationsFeature {
       }
       state.notifications[id: id]?.isRead = previous
     case .markAll(let ids):
-      for id in ids where !touchedLater.contains(id) && state.notifications[id: id]?.isRead == true {
+      for id in ids where !touchedLater.contains(id) && state.notifications[id: id]?.isRead == true
+      {
         state.notifications[id: id]?.isRead = false
       }
     case .delete(let notification, _):
@@ -224,7 +225,7 @@ extension NotificationsFeature {
 }
 
 extension UserFacingError {
-/// Maps any error to a user-facing one: user-facing errors as they are, cancellation and
+  /// Maps any error to a user-facing one: user-facing errors as they are, cancellation and
   /// everything else as a failed operation.
   public init(_ error: any Error) {
     if let error = error as? UserFacingError {

@@ -121,7 +121,8 @@ extension NotificationsFeature {
   /// feed lists it unread), and a push whose deletion is pending, queued or remembered is not
   /// listed. A deleted push the feed lists already is taken out and deleted on the backend.
   func restore(_ saved: SavedPushes, in state: inout State, owed: inout OwedToBackend) {
-    for notice in saved.notices where notice.isLocal && !state.notifications.contains(id: notice.id) {
+    for notice in saved.notices where notice.isLocal && !state.notifications.contains(id: notice.id)
+    {
       upsert(notice, into: &state)
       state.localNoticeIDs.insert(notice.id)
     }

@@ -306,7 +306,9 @@ public struct NotificationsFeature: Reducer {
   }
 }
 
-extension CasePath where Root == NotificationsFeature.Action,
+extension CasePath
+where
+  Root == NotificationsFeature.Action,
   Value == NotificationPreferencesFeature.Action
 {
   /// The preferences' actions inside the notification center's, for scoping a store to them.

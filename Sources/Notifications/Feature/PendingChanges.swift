@@ -111,6 +111,7 @@ public struct PendingChanges: Equatable, Sendable, ExpressibleByDictionaryLitera
 
 extension PendingChanges: CustomDebugStringConvertible {
   public var debugDescription: String {
-    "[" + keys.map { "\($0): \(changes[$0].map { "\($0)" } ?? "nil")" }.joined(separator: ", ") + "]"
+    "[" + keys.map { "\($0): \(changes[$0].map { "\($0)" } ?? "nil")" }.joined(separator: ", ")
+      + "]"
   }
 }

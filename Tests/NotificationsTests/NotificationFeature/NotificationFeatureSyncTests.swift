@@ -105,17 +105,17 @@ struct NotificationFeatureSyncTests {
       $0.log.markSending(UUID(101))
       $0.log.markSending(UUID(0))
     }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.connection = .connecting
+      $0.shown = [Self.notification("n1", isRead: true, version: 3, minutesAgo: 1)]
+    }
     await store.receive(.changeAnswered(UUID(101), 6)) {
       $0.log.acknowledge(UUID(101), at: 6)
     }
     await store.receive(.changeAnswered(UUID(0), 7)) {
       $0.log.acknowledge(UUID(0), at: 7)
-    }
-    await store.receive(.pageLoaded(page, first: true, requestedAt: ChangeLogTests.start)) {
-      $0.paging.isLoading = false
-      $0.server.replace(with: page)
-      $0.connection = .connecting
-      $0.shown = [Self.notification("n1", isRead: true, version: 3, minutesAgo: 1)]
     }
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.send(.onDisappear) { $0.connection = .offline }
@@ -142,7 +142,7 @@ struct NotificationFeatureSyncTests {
       $0.paging.isLoading = true
       $0.preferences.authorization = .denied
     }
-    await store.receive(.pageLoaded(page, first: true, requestedAt: ChangeLogTests.start)) {
+    await store.receive(.pageLoaded(page, first: true)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)
       $0.paging.hasMore = page.hasMore
@@ -171,7 +171,7 @@ struct NotificationFeatureSyncTests {
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
     await store.send(.refreshRequested) { $0.paging.isLoading = true }
-    await store.receive(.pageLoaded(late, first: true, requestedAt: ChangeLogTests.start)) {
+    await store.receive(.pageLoaded(late, first: true)) {
       $0.paging.isLoading = false
       $0.server.replace(with: late)
     }
@@ -276,13 +276,13 @@ struct NotificationFeatureSyncTests {
       $0.paging.isLoading = true
       $0.shown = [tapped, earlier]
     }
-    await store.receive(.delegate(.presentBanner(tapped, [.banner, .sound, .badge])))
-    await store.receive(.delegate(.unreadCountChanged(2)))
-    await store.receive(.pageLoaded(page, first: true, requestedAt: ChangeLogTests.start)) {
+    await store.receive(.pageLoaded(page, first: true)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)
       $0.connection = .connecting
     }
+    await store.receive(.delegate(.presentBanner(tapped, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.unreadCountChanged(2)))
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.send(.onDisappear) { $0.connection = .offline }
     #expect(try await rows.load().unlisted.ids == ["p2", "p1"])
