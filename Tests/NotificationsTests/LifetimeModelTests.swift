@@ -67,104 +67,23 @@ struct LifetimeModelTests {
 
   // MARK: Known bugs (issue #24)
   //
-  // Each flag below guards one behaviour of today's sync engine that the lifetime finds wrong.
-  // While a flag is false the test forgives exactly that behaviour (or does not generate the
-  // step that shows it); the rewrite of issue #24 turns it true. Each names a seed that fails
-  // with it alone turned true (`LOOM_MODEL_TRACE=<seed>`), or says that none was found. Until the
-  // clients' endpoints are `nonisolated(nonsending)` a seed's path depends on the machine (see
-  // the type's comment), so a seed named here fails in most runs, not necessarily in every one.
+  // The lifetime runs on `NotificationFeature`, the reducer rebuilt on the sync model: the
+  // fifteen flags that forgave today's engine its known bugs are gone with its code, each bug
+  // now a failure. One disagreement is still forgiven, exactly, while its flag is false.
 
-  /// Whether a launch that begins with a tapped push, a push or a local notice (a cold start from a
-  /// notification) keeps the pushes and notices earlier launches saved. Today the write of the new
-  /// push's saved pushes replaces them before the launch has read them (issue #24, item 1).
-  /// Seed: 1.
-  static let aColdStartKeepsTheSavedPushes = false
-  /// Whether a filter the person picks while the launch loads the saved one stays. Today the saved
-  /// filter, loaded after, replaces it (issue #24, item 5). Seed: 10.
-  static let aFilterPickedWhileTheSavedOneLoadsStays = false
-  /// Whether a change the person makes before the launch has read the saved outbox keeps what the
-  /// outbox held. Today the write of the new change's outbox replaces it (issue #24, item 5). No
-  /// seed found yet: none of the 61 CI seeds, nor 400 random ones, failed with it turned true; it
-  /// needs a saved outbox that is not empty at a launch (after a launch offline or retryable
-  /// faults) and a change made before a slow read of it finishes.
-  static let aChangeQueuedAtLaunchKeepsTheSavedOutbox = false
-  /// Whether a push received before `onAppear` is announced only if its type is not muted. Today
-  /// the muted types are not loaded yet, and it is announced (issue #24, item 5). Seed: 1.
-  static let aPushBeforeOnAppearRespectsTheMutedTypes = false
-  /// Whether a type muted or unmuted while the launch loads the saved muted types keeps the others
-  /// the person muted. Today the change is made to the types muted before the load, and the load is
-  /// then ignored (issue #24: "everything persisted is restored before any action can write it").
-  /// Seed: 2.
-  static let aPreferenceChangedWhileTheSavedOnesLoadKeepsTheOthers = false
-  /// Whether a push received while a clear-all waits is listed whatever the device's and the
-  /// backend's clocks say. Today a clear-all is bounded by the time of the newest notification it
-  /// cleared, and a push is compared with it: with a push the device stamped with its own time in
-  /// the list (one that came without a timestamp, or with one more than a day after the device's
-  /// time), a newer push can be older than the bound, and is hidden (issue #24, item 6: "clear-all
-  /// is bounded by a server cursor, never by comparing device and server clocks"). Seed: 1.
-  static let aClearAllIsBoundedByAServerCursor = false
-  /// Whether a local notice stays read (and out of the unread count) when the person marks it
-  /// unread. Today it can be made unread and counts (issue #24, item 6). Seed: 1.
-  static let aLocalNoticeIsNeverUnread = false
+  /// Whether the unread count is the backend's before every page is loaded since a refresh
+  /// (before any refresh, after one, and after a second one when the backend has not changed).
+  /// The count adds to the notifications held the server's unread ones not held, from a first
+  /// page's total (`ServerFeed.unreadNotHeld`); changes made to notifications not held, and
+  /// copies held from before a refresh that the server changed since, move the server's total
+  /// and not that number, until every page is loaded (then the count must agree, and does).
+  /// Seeds 6, 7, 16, 29, 33 and 54 fail with it turned true.
+  static let theUnreadCountAgreesBeforeEveryPageIsLoaded = false
   /// Whether the push of a notification the person deleted, delivered again after a relaunch,
-  /// leaves it deleted. Today it is listed again (issue #24, item 6); while false the step is not
-  /// generated. Seed: 7.
+  /// leaves it deleted. Not generated while false: after a relaunch nothing remembers the
+  /// deletion once the server applied it and the feed saw it (`ServerFeed` is not saved), and a
+  /// push carries no cursor to order it by (issue #24, item 6). Seed: 1, step 91.
   static let aDeletedNotificationStaysDeletedWhenItsPushComesAgain = false
-  /// Whether a change queued offline outlives nine launches offline. Today each launch counts as an
-  /// attempt, and the change is given up after eight (issue #24, item 4). Seed:
-  /// 14327596062002008173.
-  static let launchesDoNotCountAsAttempts = false
-  /// Whether a first page answered after a newer one (two refreshes answered out of order) leaves
-  /// the list as the newer one has it. Today the older page is applied last: a notification another
-  /// device deleted between the two is listed again until a refresh (issue #24: what the person
-  /// sees is the server's truth, newest by cursor). Seed: 28.
-  static let aPageAnsweredLateDoesNotUndoANewerOne = false
-  /// Whether a launch restores the saved outbox before it lists a page or takes a change. Today the
-  /// first page can be listed before the saved outbox is read, listing what the changes queued by
-  /// an earlier launch undo (a deleted notification, a read one unread) until they are sent; and a
-  /// change made before it is read is undone when the older queued change for the same notification
-  /// is sent after it (issue #24, item 5: "everything persisted is restored before any action can
-  /// write it"). Seed: 1271703708021520443, a rare one (it failed in 2 of 7 runs): a read queued
-  /// before a kill, and the first page of the next launch lists the push unread before the outbox
-  /// is read. None of the 61 CI seeds failed with it turned true.
-  static let aLaunchRestoresTheSavedOutboxFirst = false
-  /// Whether the push of a notification the backend has (one opened from its push at launch, before
-  /// the feed listed it) becomes the backend's notification: what the person does to it reaches the
-  /// backend, and it is not saved as a push. Today an unread made before the feed lists it stays
-  /// here (only a read is told), and a copy an answer stamped with a newer version than the feed's
-  /// is kept as a push for good, saved with the pushes, its changes never sent (issue #24: pushes
-  /// the feed has not listed are part of the same model). Seed: 32.
-  static let aPushOfANotificationTheBackendHasBecomesTheBackends = false
-  /// Whether the saved pushes are the pushes listed that the backend has not listed, no more. Today
-  /// a restore that leaves a saved push out (a refresh's page listed it before the saved pushes
-  /// were read, or a clear-all restored from the outbox covers it) writes nothing, and the saved
-  /// pushes keep it, to be restored again at the next launch (issue #24: persisted as transactions,
-  /// what is shown recomputed from what is saved). No seed found yet: none of the 61 CI seeds, nor
-  /// 400 random ones, failed with it turned true.
-  static let theSavedPushesAreThePushesListed = false
-  /// Whether, once everything has drained, the token backend holds the current device token and no
-  /// other. A token replaced while its upload was answered stayed registered (the new upload
-  /// cancelled the old one's effect, not its call), and an upload gave up silently after five
-  /// failures (issue #24, item 6; seed 2), until `PushRegistrationFeature` made one call at a
-  /// time, chosen from which token is wanted and which the backend holds, and retried without
-  /// giving up. Seed 39 failed on a first version that did not save an upload's token before
-  /// the call (the app was killed after the backend took it, before the answer).
-  static let theTokenBackendEndsWithTheCurrentTokenOnly = true
-  /// Whether the list and the unread count agree with the backend without a refresh: once
-  /// everything has drained with the live stream connected, before any refresh, and after loading
-  /// every page since the last one. Today some disagreements last until a refresh (see
-  /// `NotificationsFeature+UnreadTotal.swift`; issue #24: the oracle "does not forgive a
-  /// disagreement that lasts until a refresh"). Seed: 17.
-  static let theListAndCountAgreeWithoutARefresh = false
-  /// Whether, once everything has converged (refreshed, every page loaded), the list holds no
-  /// notification the backend no longer has. Today one can stay: CI's run of seed 51 (at
-  /// afe1d68 and 07bfffd) ended listing `other37`, which another device inserted and the
-  /// backend no longer had, after two refreshes; random seeds 6711653436005868070 and
-  /// 7778406170627082431 failed the same way once each in 400. None of them fails again run
-  /// alone: the digests of a few seeds still differ between runs (1 to 2 of 61 per run), so the
-  /// path that shows it is not replayed yet. While false, such notifications are left out of
-  /// the comparison, and only they; the rewrite of #24 turns it true.
-  static let aNotificationTheBackendNoLongerHasIsNotListedOnceConverged = false
 
   nonisolated static var seeds: [UInt64] {
     let environment = ProcessInfo.processInfo.environment

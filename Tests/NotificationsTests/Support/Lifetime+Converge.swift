@@ -11,7 +11,9 @@ extension Lifetime {
   /// the count and what is saved.
   func converge() async {
     record("converge")
-    let savedSlow = (network: network.isSlow, settings: settings.isSlow)
+    let savedSlow = (
+      network: network.isSlow, settings: settings.isSlow, changeLog: changeLog.isSlow
+    )
     let saved = LockedState(InMemoryNotificationBackend.Faults())
     backend.updateFaults { faults in
       saved.withLock { $0 = faults }
@@ -19,6 +21,7 @@ extension Lifetime {
     }
     network.isSlow = false
     settings.isSlow = false
+    changeLog.isSlow = false
     let tokenFailures = tokens.failureRate
     tokens.failureRate = 0
     await drain()
@@ -27,7 +30,6 @@ extension Lifetime {
     model.resumeClaims()
     if store.state.connection == .offline {
       store.send(.onAppear)
-      if !LifetimeModelTests.aCatchUpSkipsWhatANewerPageHas { await drain() }
     } else {
       compareBeforeRefresh()
     }
@@ -41,7 +43,7 @@ extension Lifetime {
     await drain()
     // A refresh of a backend that has not changed changes no count: the catch-up of the
     // reconnect, racing the first refresh, replayed nothing that refresh's page had.
-    if LifetimeModelTests.aCatchUpSkipsWhatANewerPageHas,
+    if LifetimeModelTests.theUnreadCountAgreesBeforeEveryPageIsLoaded,
       await backendChangeCursor() == afterFirst.backend,
       store.state.unreadCount != afterFirst.unread
     {
@@ -51,22 +53,21 @@ extension Lifetime {
       ])
     }
     model.suspendedUntilARefresh = []
-    firstPagesBeforeTheLateOne = nil
     compareWithBackend(everyPageLoaded: false)
     await loadEveryPage()
     compareWithBackend(everyPageLoaded: true)
-    comparePersisted()
-    if LifetimeModelTests.theTokenBackendEndsWithTheCurrentTokenOnly, !failed {
+    await comparePersisted()
+    if !failed {
       let problems = tokens.problems
       if !problems.isEmpty { fail(problems) }
     }
     tokens.failureRate = tokenFailures
     clearAllMayBeQueued = false
-    clearAllBoundMayBeTheDevicesTime = false
     let restored = saved.withLock { $0 }
     backend.updateFaults { $0 = restored }
     network.isSlow = savedSlow.network
     settings.isSlow = savedSlow.settings
+    changeLog.isSlow = savedSlow.changeLog
   }
 
   /// The backend's newest change cursor, as its pages say it (faults are off while converging).
@@ -84,41 +85,21 @@ extension Lifetime {
   }
 
   func loadEveryPage() async {
-    for _ in 0..<20 where store.state.hasMore && !failed {
+    for _ in 0..<20 where store.state.paging.hasMore && !failed {
       store.send(.loadMoreRequested)
       await drain()
     }
   }
 
-  /// The backend's feed as the list must show it: without what the person cleared that a
-  /// clear-all bounded by a device's time left on the backend, while the flag forgives it.
+  /// The backend's feed as the list must show it.
   func expectedFeed(listed state: Feature.State) -> [NotificationData] {
-    clearedUnderADeviceTime = clearedUnderADeviceTime.filter {
-      !state.notifications.contains(id: $0)
-    }
-    let keptAsPushes = keptAsPushes(in: state)
-    return backend.notifications.filter {
-      !clearedUnderADeviceTime.contains($0.id) && !keptAsPushes.contains($0.id)
-    }
+    backend.notifications
   }
 
-  /// The notifications of the backend's that the feature keeps as pushes it has not listed,
-  /// while the flag forgives it (see
-  /// `LifetimeModelTests.aPushOfANotificationTheBackendHasBecomesTheBackends`).
-  func keptAsPushes(in state: Feature.State) -> Set<String> {
-    guard !LifetimeModelTests.aPushOfANotificationTheBackendHasBecomesTheBackends else { return [] }
-    let feedIDs = Set(backend.notifications.map(\.id))
-    return state.unlistedPushIDs.filter { feedIDs.contains($0) }
-  }
-
-  /// The pushes listed that the backend's feed (`feedIDs`) does not have: those the model
-  /// keeps, those whose deletion was rolled back with an error, and those the feature keeps as
-  /// pushes though the backend has them.
+  /// The pushes the feature keeps that the backend's feed (`feedIDs`) does not have: those the
+  /// model keeps, and those whose deletion was refused with an error.
   func unlistedPushes(in state: Feature.State, feedIDs: Set<String>) -> [NotificationData] {
-    let keptAsPushes = keptAsPushes(in: state)
-    return state.notifications.filter {
-      ($0.id.hasPrefix("push") || keptAsPushes.contains($0.id)) && !feedIDs.contains($0.id)
-    }
+    state.shown.filter { $0.id.hasPrefix("push") && !feedIDs.contains($0.id) }
   }
 
   /// With everything drained and the live stream connected, before any refresh: everything
@@ -126,14 +107,14 @@ extension Lifetime {
   /// count is the backend's. A disagreement that only a refresh would fix is a failure.
   func compareBeforeRefresh() {
     check()
-    guard LifetimeModelTests.theListAndCountAgreeWithoutARefresh, !failed else { return }
+    guard !failed else { return }
     let state = store.state
     let feed = expectedFeed(listed: state)
     let feedIDs = Set(feed.map(\.id))
     let backendRead = Dictionary(feed.map { ($0.id, $0.isRead) }, uniquingKeysWith: { a, _ in a })
     let unlisted = Set(unlistedPushes(in: state, feedIDs: feedIDs).map(\.id))
     var problems: [String] = []
-    for notification in state.notifications
+    for notification in state.shown
     where !notification.isLocal && !unlisted.contains(notification.id) {
       guard let isRead = backendRead[notification.id] else {
         problems.append("\(notification.id) is listed; the backend deleted it")
@@ -146,11 +127,11 @@ extension Lifetime {
       }
     }
     // The pages loaded end where the next one starts.
-    let nextPage = state.hasMore ? state.nextCursor.flatMap(PageKey.init(cursor:)) : nil
-    if !state.hasMore || nextPage != nil {
+    let nextPage = state.paging.hasMore ? state.paging.next.flatMap(PageKey.init(cursor:)) : nil
+    if !state.paging.hasMore || nextPage != nil {
       let missing = feed.filter { notification in
         nextPage.map { !$0.precedes(notification) } ?? true
-          && !state.notifications.contains(id: notification.id)
+          && !state.shown.contains(id: notification.id)
       }
       if !missing.isEmpty {
         problems.append(
@@ -158,7 +139,9 @@ extension Lifetime {
       }
     }
     let unread = expectedUnreadCount(state: state, feed: feed, unlisted: unlisted)
-    if !unread.contains(state.unreadCount) {
+    if LifetimeModelTests.theUnreadCountAgreesBeforeEveryPageIsLoaded,
+      !unread.contains(state.unreadCount)
+    {
       problems.append(countProblem(state, expected: unread))
     }
     if !problems.isEmpty { fail(["before a refresh: "] + problems) }
@@ -168,32 +151,24 @@ extension Lifetime {
     let expected =
       expected.count == 1
       ? "\(expected.lowerBound)" : "\(expected.lowerBound)...\(expected.upperBound)"
-    return "the unread count is \(state.unreadCount) (\(state.notifications.unreadCount) listed, "
-      + "\(state.unreadNotLoaded.map(String.init) ?? "none") not loaded), the backend's \(expected)"
+    let notHeld = state.server.unreadNotHeld.map { String($0.count) } ?? "none"
+    return "the unread count is \(state.unreadCount) (\(state.shown.unreadCount) listed, "
+      + "\(notHeld) not held), the backend's \(expected)"
   }
 
-  /// The backend's unread notifications, and the unread pushes it has not listed and notices;
-  /// up to those a clear-all bounded by a device's time left on the backend more (the backend
-  /// counts them, the list does not show them).
+  /// The backend's unread notifications, and the unread pushes it has not listed.
   func expectedUnreadCount(
     state: Feature.State, feed: [NotificationData], unlisted: Set<String>
   ) -> ClosedRange<Int> {
     let unread = listedUnreadCount(state: state, feed: feed, unlisted: unlisted)
-    let kept = backend.notifications.count { clearedUnderADeviceTime.contains($0.id) && !$0.isRead }
-    // The backend counts those it has that the feature keeps as pushes as it has them.
-    let keptAsPushes = keptAsPushes(in: state).count
-    return max(0, unread - keptAsPushes)...(unread + kept + keptAsPushes)
+    return unread...unread
   }
 
   func listedUnreadCount(
     state: Feature.State, feed: [NotificationData], unlisted: Set<String>
   ) -> Int {
-    let unreadPushes = state.notifications.count { unlisted.contains($0.id) && !$0.isRead }
-    // A local notice is read when recorded, but the person may mark it unread.
-    let unreadNotices =
-      LifetimeModelTests.aLocalNoticeIsNeverUnread
-      ? 0 : state.notifications.count { $0.isLocal && !$0.isRead }
-    return feed.count { !$0.isRead } + unreadPushes + unreadNotices
+    let unreadPushes = state.shown.count { unlisted.contains($0.id) && !$0.isRead }
+    return feed.count { !$0.isRead } + unreadPushes
   }
 
   /// After a refresh, the unread count is the backend's; with every page loaded since, the list
@@ -205,37 +180,33 @@ extension Lifetime {
     guard !failed else { return }
     let state = store.state
     let feed = expectedFeed(listed: state)
-    guard everyPageLoaded || !state.hasMore else {
+    guard everyPageLoaded || !state.paging.hasMore else {
       let unlisted = Set(unlistedPushes(in: state, feedIDs: Set(feed.map(\.id))).map(\.id))
       let unread = expectedUnreadCount(state: state, feed: feed, unlisted: unlisted)
-      if !unread.contains(state.unreadCount) { fail([countProblem(state, expected: unread)]) }
+      if LifetimeModelTests.theUnreadCountAgreesBeforeEveryPageIsLoaded,
+        !unread.contains(state.unreadCount)
+      {
+        fail([countProblem(state, expected: unread)])
+      }
       return
     }
     let feedIDs = Set(feed.map(\.id))
     let unlistedPushes = unlistedPushes(in: state, feedIDs: feedIDs)
-    let notices = state.notifications.filter(\.isLocal)
+    let notices = state.shown.filter(\.isLocal)
     var problems: [String] = []
     let expected = (feed + unlistedPushes + notices).sorted(by: NotificationData.isOrderedBefore)
-    var listed = state.notifications.elements
-    if !LifetimeModelTests.aNotificationTheBackendNoLongerHasIsNotListedOnceConverged {
-      // Forgiven: listed, not expected, and not on the backend (see the flag).
-      let expectedIDs = Set(expected.map(\.id))
-      let onBackend = Set(backend.notifications.map(\.id))
-      listed.removeAll { !expectedIDs.contains($0.id) && !onBackend.contains($0.id) && !$0.isLocal }
-    }
+    let listed = state.shown.elements
     if listed.map(\.id) != expected.map(\.id) || listed.map(\.isRead) != expected.map(\.isRead) {
       problems.append(
-        "the list is not the backend's feed: listed \(Self.describe(state.notifications.elements)), "
+        "the list is not the backend's feed: listed \(Self.describe(state.shown.elements)), "
           + "expected \(Self.describe(expected))")
     }
-    if LifetimeModelTests.aLocalNoticeIsNeverUnread, notices.contains(where: { !$0.isRead }) {
+    if notices.contains(where: { !$0.isRead }) {
       problems.append("a local notice is unread: \(Self.describe(notices))")
     }
     let unread = expectedUnreadCount(
       state: state, feed: feed, unlisted: Set(unlistedPushes.map(\.id)))
-    if !unread.contains(state.unreadCount),
-      !everyPageLoaded || LifetimeModelTests.theListAndCountAgreeWithoutARefresh
-    {
+    if !unread.contains(state.unreadCount) {
       problems.append(
         countProblem(state, expected: unread)
           + (everyPageLoaded ? ", with every page loaded since the refresh" : ""))
@@ -244,49 +215,49 @@ extension Lifetime {
     if !problems.isEmpty { fail(problems) }
   }
 
-  /// With everything drained: nothing is left in the outbox, the saved pushes are the pushes
-  /// listed that the backend has not, with their read state, and the local notices; the filter
-  /// and the muted types shown and saved are the person's last choices.
-  func comparePersisted() {
+  /// With everything drained and refreshed: the saved log is the log, with no change left in
+  /// it (every one was sent, and what is seen reflects it); the pushes saved are the pushes
+  /// shown that the backend has not listed, with their read state, and the local notices; the
+  /// filter and the muted types shown and saved are the person's last choices.
+  func comparePersisted() async {
     guard !failed else { return }
     let state = store.state
     var problems: [String] = []
-    let outbox = settings.saved(Feature.SavedOutbox.self, forKey: SettingsKey.outbox)
-    if let outbox, !outbox.entries.isEmpty {
-      problems.append("the saved outbox still holds \(outbox.entries), though everything was sent")
+    let saved = await changeLog.saved()
+    let feedIDs = Set(backend.notifications.map(\.id))
+    // Only changes to pushes the backend has not listed wait: it does not have them yet. A
+    // change the backend applied leaves once what is seen of it (every copy held as new as its
+    // cursor) reaches its cursor: the next change the stream brings, while copies loaded before
+    // the refresh are held beyond the first page's reach.
+    let left = state.log.records.filter { record in
+      if case .acknowledged(let cursor) = record.status {
+        return state.server.current.map { cursor <= $0 } ?? true
+      }
+      return record.status != .awaitingListing || record.intent.ids.isEmpty
+        || record.intent.ids.contains(where: feedIDs.contains)
     }
-    let feedIDs = Set(expectedFeed(listed: state).map(\.id))
-    let pushes = Array(
-      unlistedPushes(in: state, feedIDs: feedIDs).prefix(Feature.maximumSavedPushes))
-    let notices = state.notifications.filter(\.isLocal).prefix(Feature.maximumSavedNotices)
-    let saved = settings.saved(Feature.SavedPushes.self, forKey: SettingsKey.pushes)
-    var savedPushes = saved?.pushes ?? []
-    if !LifetimeModelTests.theSavedPushesAreThePushesListed {
-      // Saved pushes that are not listed as pushes any more may stay saved, while the flag
-      // forgives it; every push listed must be saved.
-      let listed = Set(pushes.map(\.id))
-      savedPushes.removeAll { !listed.contains($0.id) }
-    }
-    // The read state of a push changed before the restore may differ, while the flag forgives
-    // it, until the next write agrees.
-    let savedRead = Dictionary(
-      savedPushes.map { ($0.id, $0.isRead) }, uniquingKeysWith: { first, _ in first })
-    pushesChangedBeforeTheRestore = pushesChangedBeforeTheRestore.filter { id in
-      savedRead[id] != state.notifications[id: id]?.isRead
-    }
-    let forgiven = pushesChangedBeforeTheRestore
-    if Self.describe(savedPushes, ignoringTheReadStateOf: forgiven)
-      != Self.describe(pushes, ignoringTheReadStateOf: forgiven)
-    {
+    if !left.isEmpty {
       problems.append(
-        "the saved pushes are \(Self.describe(savedPushes)); the pushes listed that the "
-          + "backend has not are \(Self.describe(pushes)) (the feature counts "
-          + "\(state.unlistedPushIDs.sorted()) as not listed by the backend)")
+        "changes are left though everything was sent and seen: \(left.map(\.intent))")
     }
-    if (saved?.notices ?? []).map(\.id) != notices.map(\.id) {
+    if saved.records != state.log.records {
       problems.append(
-        "the saved notices are \(Self.describe(saved?.notices ?? [])); listed: "
-          + "\(Self.describe(Array(notices)))")
+        "the saved changes are \(saved.records.map(\.intent)); the log's are "
+          + "\(state.log.records.map(\.intent))")
+    }
+    let pushes = unlistedPushes(in: state, feedIDs: feedIDs)
+    // As a launch would show them: the saved changes replayed on the saved pushes.
+    let savedPushes = saved.shown(over: []).filter { !$0.isLocal }
+    if Self.describe(savedPushes) != Self.describe(pushes) {
+      problems.append(
+        "the saved pushes are \(Self.describe(savedPushes)); the pushes shown that the "
+          + "backend has not listed are \(Self.describe(pushes))")
+    }
+    let notices = state.shown.filter(\.isLocal)
+    let savedNotices = saved.unlisted.filter(\.isLocal)
+    if savedNotices.map(\.id) != notices.map(\.id) {
+      problems.append(
+        "the saved notices are \(Self.describe(savedNotices)); shown: \(Self.describe(notices))")
     }
     problems += compareFilter(state) + compareMuted(state)
     if !problems.isEmpty { fail(["what is saved: "] + problems) }

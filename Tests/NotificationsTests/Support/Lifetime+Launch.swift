@@ -8,42 +8,15 @@ import Notifications
 extension Lifetime {
   typealias SettingsKey = Feature.SettingsKey
 
-  /// Whether this launch has not loaded the saved filter yet.
-  var isRestoringFilter: Bool { log.restores.filter == launch.restores.filter }
-  /// Whether this launch has not loaded the saved muted types yet.
-  var isRestoringMuted: Bool { log.restores.muted == launch.restores.muted }
-  /// Whether this launch has not read the saved pushes yet.
-  var isRestoringPushes: Bool {
-    settings.readsFinished[SettingsKey.pushes, default: 0] == launch.pushesRead
-  }
-  /// Whether this launch has not read the saved outbox yet.
-  var isRestoringOutbox: Bool {
-    settings.readsFinished[SettingsKey.outbox, default: 0] == launch.outboxRead
-  }
-
   /// Starts the launch whose store is `store`: it appears, and the person (or the operating
   /// system) may do something first, or right after, while it restores what was saved.
   func launchApp() async {
     // The banners of the launch before are checked while it is known which pushes came first.
     let problems = checkBanners()
     if !problems.isEmpty { fail(problems) }
-    launch = Launch(
-      restores: log.restores,
-      pushesRead: settings.readsFinished[SettingsKey.pushes, default: 0],
-      outboxRead: settings.readsFinished[SettingsKey.outbox, default: 0],
-      savedPushes: settings.saved(Feature.SavedPushes.self, forKey: SettingsKey.pushes),
-      savedOutbox: settings.saved(Feature.SavedOutbox.self, forKey: SettingsKey.outbox))
-    pushesBeforeOnAppear = []
-    if !LifetimeModelTests.aLaunchRestoresTheSavedOutboxFirst,
-      let saved = launch.savedOutbox, !saved.entries.isEmpty
-    {
-      // A page loaded before the outbox is restored lists what its changes change, until
-      // they are sent.
-      let everything = saved.entries.contains { if case .deleteAll = $0 { true } else { false } }
-      model.suspendClaims(about: everything ? nil : Set(saved.entries.flatMap(\.ids)))
-    }
-    // One launch in four reads and writes the settings slowly.
+    // One launch in four reads and writes the settings and the log slowly.
     settings.isSlow = Int.random(in: 0..<4, using: &random) == 0
+    changeLog.isSlow = settings.isSlow
     tokens.launch(settings: settings.client)
     switch Int.random(in: 0..<12, using: &random) {
     case 0:
@@ -53,10 +26,7 @@ extension Lifetime {
       appear()
       tapAPushAtLaunch()
     case 2:
-      for _ in 0...Int.random(in: 0...1, using: &random) {
-        let push = receivePushAtLaunch()
-        pushesBeforeOnAppear.insert(push.id)
-      }
+      for _ in 0...Int.random(in: 0...1, using: &random) { receivePushAtLaunch() }
       appear()
     case 3:
       appear()
@@ -93,7 +63,6 @@ extension Lifetime {
       record("tap the push \(push.id)\(listedLater ? ", which the backend lists later" : "")")
       send(.notificationResponse(pushPayload(push)))
       sinceSaved.pushes.insert(push.id)
-      if mayBeHiddenByAQueuedClearAll(push, stamped: true) { return }
       expectTappedAndRead(push.id)
       model.pushes[push.id] = push
       if listedLater { model.pushesToList.append(push) }
@@ -102,15 +71,12 @@ extension Lifetime {
     let notification = candidates[Int.random(in: 0..<candidates.count, using: &random)]
     record("tap the push of \(notification.id)")
     send(.notificationResponse(pushPayload(notification)))
-    if isStampedByTheDevice(notification, stamped: true) {
-      stampedByTheDevice.insert(notification.id)
-    }
     sinceSaved.touch([notification.id])
     expectTappedAndRead(notification.id)
   }
 
   func expectTappedAndRead(_ id: String) {
-    guard store.state.notifications[id: id]?.isRead == true else {
+    guard store.state.shown[id: id]?.isRead == true else {
       fail(["the tapped push \(id) is not listed read"])
       return
     }
@@ -126,63 +92,21 @@ extension Lifetime {
   /// The person changes a notification the list has not loaded yet (from another screen).
   func changeANotificationNotListed() {
     guard let id = randomBackendID(), model.deletions[id] == nil,
-      !store.state.notifications.contains(id: id)
+      !store.state.shown.contains(id: id)
     else { return }
     let isRead = Bool.random(using: &random)
     record("the person marks \(id), not listed, \(isRead ? "read" : "unread"), offline")
-    // Its call fails for now: the change is queued, and the outbox written, maybe before this
-    // launch has read what the previous one queued.
+    // Its call fails for now: the change waits in the log, maybe before this launch has read
+    // what the previous one saved.
     backend.failNext(1, with: .network)
-    outboxMayBeReplaced()
     send(isRead ? .markAsRead(id) : .markAsUnread(id))
     model.readClaims[id] = (isRead, model.errors)
     sinceSaved.touch([id])
   }
 
-  /// Sends an action of the person's or the operating system's, which may change the saved
-  /// pushes while the launch has not restored them yet: a write of them before they are read
-  /// replaces them.
+  /// Sends an action of the person's or the operating system's.
   func send(_ action: Feature.Action) {
-    guard isRestoringPushes else {
-      store.send(action)
-      return
-    }
-    let fingerprint = savedPushesFingerprint
     store.send(action)
-    if savedPushesFingerprint != fingerprint { savedPushesMayBeReplaced() }
-  }
-
-  /// What the saved pushes hold, as the state says: the pushes the feed has not listed with
-  /// their read state, the local notices, and the pushes deleted before the feed listed them.
-  var savedPushesFingerprint: [String] {
-    let state = store.state
-    let pushes = state.unlistedPushIDs.sorted().map { id in
-      "\(id)\(state.notifications[id: id]?.isRead == true ? "r" : "")"
-    }
-    return pushes + state.localNoticeIDs.sorted() + state.deletedPushIDs
-  }
-
-  /// The saved pushes were written while this launch had not read them yet: unless the flag
-  /// says a launch restores them first, what they held may be gone (issue #24, item 1).
-  func savedPushesMayBeReplaced() {
-    guard !LifetimeModelTests.aColdStartKeepsTheSavedPushes, isRestoringPushes,
-      let saved = launch.savedPushes
-    else { return }
-    record("the saved pushes may be replaced before they are restored")
-    for push in saved.pushes { model.pushes[push.id] = nil }
-    model.forgetClaims(about: Set(saved.pushes.map(\.id) + saved.deletedIDs))
-    for notice in saved.notices { model.notices.remove(notice.id) }
-  }
-
-  /// The person changed something while this launch had not read the saved outbox yet: unless
-  /// the flag says a launch restores it first, what it held may be gone (issue #24, item 5).
-  func outboxMayBeReplaced() {
-    guard !LifetimeModelTests.aChangeQueuedAtLaunchKeepsTheSavedOutbox, isRestoringOutbox,
-      let saved = launch.savedOutbox, !saved.entries.isEmpty
-    else { return }
-    record("the saved outbox may be replaced before it is restored")
-    let everything = saved.entries.contains { if case .deleteAll = $0 { true } else { false } }
-    model.forgetClaims(about: everything ? nil : Set(saved.entries.flatMap(\.ids)))
   }
 
   // MARK: Closing
@@ -194,23 +118,19 @@ extension Lifetime {
     record("relaunch")
     await settle()
     // The app finishes its writes as it closes (and calls answer meanwhile).
-    for _ in 0..<50 where settings.isWriting() { await letTimePass(.milliseconds(100)) }
-    guard !settings.isWriting() else {
+    for _ in 0..<50 where settings.isWriting() || changeLog.isWriting {
+      await letTimePass(.milliseconds(100))
+    }
+    guard !settings.isWriting(), !changeLog.isWriting else {
       // Still writing: as if killed.
       await kill()
       return
     }
     // A change still on its way may or may not have reached the backend.
     model.forgetClaims(about: network.idsInFlight)
+    forgetChoicesMadeBeforeTheRestore()
     stopTheApp()
     await settle()
-    if !LifetimeModelTests.pushesSurviveRelaunch {
-      let listed = Set(backend.notifications.map(\.id))
-      model.pushes = model.pushes.filter { listed.contains($0.key) }
-      // What the person did to a push is kept in memory only (a read before the backend
-      // listed it is sent once the feature sees it listed): forgotten with the launch.
-      model.forgetClaims(about: Set(model.readClaims.keys.filter { $0.hasPrefix("push") }))
-    }
     // Local notices are saved with the pushes: they are still listed.
     store = makeStore()
     await launchApp()
@@ -226,19 +146,34 @@ extension Lifetime {
     for id in sinceSaved.pushes { model.pushes[id] = nil }
     for id in sinceSaved.notices { model.notices.remove(id) }
     // A choice whose write did not finish is lost: the saved one is the person's.
-    if sinceSaved.filter || settings.isWriting(SettingsKey.filter) {
-      let saved = settings.saved(Feature.SavedFilter.self, forKey: SettingsKey.filter)
-      model.filter = saved?.filter ?? .all
-      model.unreadOnly = saved?.unreadOnly ?? false
-    }
+    if sinceSaved.filter || settings.isWriting(SettingsKey.filter) { modelTakesTheSavedFilter() }
     if sinceSaved.muted || settings.isWriting(NotificationPreferencesFeature.settingsKey) {
-      let saved = settings.saved(
-        [NotificationType].self, forKey: NotificationPreferencesFeature.settingsKey)
-      model.muted = Set(saved ?? [])
+      modelTakesTheSavedMutedTypes()
     }
+    forgetChoicesMadeBeforeTheRestore()
     stopTheApp()
     store = makeStore()
     await launchApp()
+  }
+
+  /// A choice made before this launch read the saved ones is saved once it has: closed before,
+  /// it is lost, and the saved one is the person's.
+  func forgetChoicesMadeBeforeTheRestore() {
+    guard let arrived = store.state.launch.arrived else { return }
+    if arrived.filter != nil || arrived.unreadOnly != nil { modelTakesTheSavedFilter() }
+    if !arrived.bannersToggled.isEmpty { modelTakesTheSavedMutedTypes() }
+  }
+
+  func modelTakesTheSavedFilter() {
+    let saved = settings.saved(Feature.SavedFilter.self, forKey: SettingsKey.filter)
+    model.filter = saved?.filter ?? .all
+    model.unreadOnly = saved?.unreadOnly ?? false
+  }
+
+  func modelTakesTheSavedMutedTypes() {
+    let saved = settings.saved(
+      [NotificationType].self, forKey: NotificationPreferencesFeature.settingsKey)
+    model.muted = Set(saved ?? [])
   }
 
   /// Stops the store's effects where they are: its calls never answer, its writes never finish.
@@ -247,6 +182,7 @@ extension Lifetime {
     tokens.stop()
     network.forgetCallsInFlight()
     settings.forgetWritesInFlight()
+    changeLog.forgetCallsInFlight()
     sinceSaved = Unsaved()
   }
 
@@ -265,7 +201,7 @@ extension Lifetime {
     let wasSlow = network.isSlow
     network.isSlow = false
     let id = randomListedID()
-    if let listed = store.state.notifications[id: id], !listed.isLocal {
+    if let listed = store.state.shown[id: id], !listed.isLocal {
       personChanges(listed.isRead ? .markAsUnread(id) : .markAsRead(id))
     }
     await letTimePass(.milliseconds(500))
@@ -277,9 +213,7 @@ extension Lifetime {
     backend.updateFaults { $0 = restored }
     network.isSlow = wasSlow
     record("online again")
-    if LifetimeModelTests.launchesDoNotCountAsAttempts,
-      log.errors(after: errorsBefore).contains(.outboxGaveUp)
-    {
+    if log.errors(after: errorsBefore).contains(.outboxGaveUp) {
       fail(["a change queued offline was given up after nine launches offline"])
     }
   }

@@ -64,7 +64,7 @@ extension Lifetime {
   }
 
   func randomListedID() -> String {
-    let ids = store.state.notifications.ids
+    let ids = store.state.shown.ids
     return ids.isEmpty ? "none" : ids[Int.random(in: 0..<ids.count, using: &random)]
   }
 
@@ -72,13 +72,9 @@ extension Lifetime {
   /// change it made to the list at once.
   func personChanges(_ action: Feature.Action) {
     record("\(action)")
-    let before = store.state.notifications
-    // The notifications an earlier change may still be on its way for.
-    let racing = network.idsInFlight.map { $0.union(touchedSinceSettle) }
-    let unlistedBefore = store.state.unlistedPushIDs
-    outboxMayBeReplaced()
+    let before = store.state.shown
     send(action)
-    let after = store.state.notifications
+    let after = store.state.shown
     var problems: [String] = []
     switch action {
     case .markAsRead(let id), .notificationTapped(let id):
@@ -86,7 +82,7 @@ extension Lifetime {
         problems.append("\(id) is not read at once")
       }
     case .markAsUnread(let id):
-      if LifetimeModelTests.aLocalNoticeIsNeverUnread, before[id: id]?.isLocal == true {
+      if before[id: id]?.isLocal == true {
         if after[id: id]?.isRead == false { problems.append("the local notice \(id) is unread") }
       } else if before.contains(id: id), after[id: id]?.isRead != false {
         problems.append("\(id) is not unread at once")
@@ -101,6 +97,13 @@ extension Lifetime {
       break
     }
     if !problems.isEmpty { fail(problems) }
+    if case .markAllAsRead = action {
+      // Every notification the backend has is marked read, those the list has not loaded too:
+      // what the person claimed about those no longer holds.
+      for notification in backend.notifications where !before.contains(id: notification.id) {
+        model.readClaims[notification.id] = nil
+      }
+    }
     if case .markTargetRead(let entity) = action {
       // Those about it the list has not loaded are marked read once the backend names them,
       // unless that fetch fails: what the person claimed about them before no longer holds.
@@ -113,54 +116,13 @@ extension Lifetime {
       deletedCopies[notification.id] = notification
     }
     model.recordPersonChange(from: before, to: after)
-    if case .clearAll = action {
-      clearAllMayBeQueued = true
-      let cleared = Set(before.lazy.filter { !$0.isLocal }.map(\.id))
-      if !LifetimeModelTests.aClearAllIsBoundedByAServerCursor,
-        !cleared.isDisjoint(with: stampedByTheDevice)
-      {
-        // Bounded by the newest time cleared, which the device stamped: what the backend has
-        // after it is not deleted there, and newer pushes are hidden while it waits.
-        clearAllBoundMayBeTheDevicesTime = true
-        clearedUnderADeviceTime.formUnion(cleared)
-        model.forgetClaims(about: cleared)
-      }
-    }
+    if case .clearAll = action { clearAllMayBeQueued = true }
     let touched = Set(before.lazy.map(\.id).filter { before[id: $0] != after[id: $0] })
-    if !LifetimeModelTests.aColdStartKeepsTheSavedPushes, isRestoringPushes {
-      // The restore may read back what this launch saved before it: the pushes as they were.
-      let changedPushes = touched.intersection(unlistedBefore)
-      for id in changedPushes { model.readClaims[id] = nil }
-      pushesChangedBeforeTheRestore.formUnion(changedPushes)
-    }
-    if !LifetimeModelTests.aLaunchRestoresTheSavedOutboxFirst, isRestoringOutbox,
-      let saved = launch.savedOutbox
-    {
-      // An older change queued for the same notification, restored after this one, may be
-      // sent after it.
-      let queued = Set(saved.entries.flatMap(\.ids))
-      let clearsAll = saved.entries.contains { if case .deleteAll = $0 { true } else { false } }
-      model.forgetClaims(about: clearsAll ? touched : touched.intersection(queued))
-    }
-    if !LifetimeModelTests.aPushOfANotificationTheBackendHasBecomesTheBackends {
-      // A change to a push the feature has not seen the feed list stays here (an unread is
-      // never told), though the backend has the notification.
-      let backendIDs = Set(backend.notifications.map(\.id))
-      for id in touched.intersection(unlistedBefore) where backendIDs.contains(id) {
-        model.readClaims[id] = nil
-      }
-    }
     touchedSinceSettle.formUnion(touched)
     switch action {
     // What they change beyond the list is not known here.
     case .clearAll, .markTargetRead: sinceSaved.touched = nil
     default: sinceSaved.touch(touched)
-    }
-    if !LifetimeModelTests.changesToOneNotificationApplyInOrder {
-      // Two changes to one notification in flight at once may reach the backend, and apply
-      // here, in either order: the person's last choice is not promised until they settle.
-      let raced = racing.map { touched.intersection($0) } ?? touched
-      for id in raced { model.readClaims[id] = nil }
     }
   }
 
@@ -184,25 +146,6 @@ extension Lifetime {
       message: "", timestamp: clocks.serverTime(for: nextID))
   }
 
-  /// Whether the feature stamps a push with the device's time: it came without a timestamp, or
-  /// with one more than a day after the device's time.
-  func isStampedByTheDevice(_ push: NotificationData, stamped: Bool) -> Bool {
-    !stamped || push.timestamp.timeIntervalSince(clocks.deviceNow) > 24 * 60 * 60
-  }
-
-  /// Whether a clear-all that may be waiting to be sent may hide `push` (it records whether the
-  /// device stamped it): a queued clear-all deletes every notification when it is sent, while
-  /// the flag forgives it; one bounded by the newest time it cleared is compared with the
-  /// push's time, while that flag forgives it, which the device may have stamped.
-  func mayBeHiddenByAQueuedClearAll(_ push: NotificationData, stamped: Bool) -> Bool {
-    let stampedByTheDevice = isStampedByTheDevice(push, stamped: stamped)
-    if stampedByTheDevice { self.stampedByTheDevice.insert(push.id) }
-    guard clearAllMayBeQueued else { return false }
-    if !LifetimeModelTests.aQueuedClearAllSparesNewerNotifications { return true }
-    return !LifetimeModelTests.aClearAllIsBoundedByAServerCursor
-      && (clearAllBoundMayBeTheDevicesTime || stampedByTheDevice)
-  }
-
   /// A new push arrives (one time in six without a timestamp), and must be listed unread.
   @discardableResult
   func receiveNewPush(listedLater: Bool) -> NotificationData {
@@ -213,8 +156,7 @@ extension Lifetime {
         + "\(listedLater ? ", which the backend lists later" : "")")
     send(.pushReceived(pushPayload(push, stamped: stamped)))
     sinceSaved.pushes.insert(push.id)
-    if mayBeHiddenByAQueuedClearAll(push, stamped: stamped) { return push }
-    guard store.state.notifications[id: push.id]?.isRead == false else {
+    guard store.state.shown[id: push.id]?.isRead == false else {
       fail(["the new push \(push.id) is not listed unread"])
       return push
     }
@@ -227,11 +169,11 @@ extension Lifetime {
   /// place.
   func receiveDuplicatePush() {
     let id = randomListedID()
-    guard let listed = store.state.notifications[id: id], !listed.isLocal else { return }
+    guard let listed = store.state.shown[id: id], !listed.isLocal else { return }
     record("duplicate push \(id)")
-    let before = store.state.notifications
+    let before = store.state.shown
     store.send(.pushReceived(pushPayload(listed)))
-    if store.state.notifications != before {
+    if store.state.shown != before {
       fail(["the duplicate push of \(id) changed the list"])
     }
   }
@@ -239,7 +181,6 @@ extension Lifetime {
   /// The push service delivers the push of a notification the person deleted again: it is not
   /// listed again (the model checks).
   func receiveThePushOfADeletedNotification() {
-    // While off, not generated: the feature forgets what was deleted at a relaunch.
     guard LifetimeModelTests.aDeletedNotificationStaysDeletedWhenItsPushComesAgain else { return }
     let deleted = model.deletions.keys.sorted()
     guard !deleted.isEmpty else { return }
@@ -292,7 +233,7 @@ extension Lifetime {
     record("another device deletes \(id)")
     model.forgetClaims(about: [id])
     model.pushes[id] = nil
-    model.backendDeletionsNotSeen[id] = store.state.notifications.contains(id: id)
+    model.backendDeletionsNotSeen[id] = store.state.shown.contains(id: id)
     await otherDeviceApplies(.delete(id))
   }
 
@@ -311,16 +252,6 @@ extension Lifetime {
   func refreshTwiceAnsweredOutOfOrder() async {
     record("refresh twice, answered out of order")
     network.delayNextPageAnswers([Int.random(in: 1_000...2_000, using: &random), 0])
-    if !LifetimeModelTests.aPageAnsweredLateDoesNotUndoANewerOne {
-      // The late page may undo what the person did to what it lists (the newest, read now)
-      // until a first page answered after it is listed.
-      model.suspendedUntilARefresh.formUnion(
-        backend.notifications.prefix(Feature.pageSize).map(\.id))
-      firstPagesBeforeTheLateOne = nil
-      network.onLatePageAnswer = { [unowned self] in
-        firstPagesBeforeTheLateOne = log.firstPages
-      }
-    }
     store.send(.refreshRequested)
     // The first refresh's page is read (a request waits at most 400 ms unless slow).
     await letTimePass(.milliseconds(450))
@@ -353,12 +284,9 @@ extension Lifetime {
 
   func recordNotice() {
     record("local notice")
-    let before = store.state.notifications
+    let before = store.state.shown
     send(.recordLocalNotice(title: "Notice \(step)", message: ""))
-    let added = store.state.notifications.filter { !before.contains(id: $0.id) }
-    if clearAllMayBeQueued, !LifetimeModelTests.aQueuedClearAllSparesNewerNotifications {
-      return  // Hidden by a clear-all waiting in the outbox, as a push is.
-    }
+    let added = store.state.shown.filter { !before.contains(id: $0.id) }
     guard added.count == 1, let notice = added.first, notice.isLocal, notice.isRead else {
       fail(["a local notice is not listed, read, at once"])
       return
@@ -377,10 +305,6 @@ extension Lifetime {
     sinceSaved.filter = true
     model.filter = filter
     model.filterIsKnown = true
-    if !LifetimeModelTests.aFilterPickedWhileTheSavedOneLoadsStays, isRestoringFilter {
-      // The saved filter, loaded after, may replace the pick.
-      model.filterIsKnown = false
-    }
   }
 
   func pickUnreadOnly() {
@@ -391,9 +315,6 @@ extension Lifetime {
     sinceSaved.filter = true
     model.unreadOnly = unreadOnly
     model.filterIsKnown = true
-    if !LifetimeModelTests.aFilterPickedWhileTheSavedOneLoadsStays, isRestoringFilter {
-      model.filterIsKnown = false
-    }
   }
 
   /// Takes the filter shown as the person's, when a race a flag forgives may have replaced
@@ -416,12 +337,6 @@ extension Lifetime {
     sinceSaved.muted = true
     if isOn { model.muted.remove(type) } else { model.muted.insert(type) }
     model.mutedIsKnown = true
-    if !LifetimeModelTests.aPreferenceChangedWhileTheSavedOnesLoadKeepsTheOthers,
-      isRestoringMuted
-    {
-      // The change is made to the types muted before the saved ones were loaded.
-      model.mutedIsKnown = false
-    }
   }
 
   /// Sets the device's clock off the backend's: in step, ten minutes ahead, or a day and an

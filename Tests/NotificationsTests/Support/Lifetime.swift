@@ -15,7 +15,7 @@ import Testing
 /// (``LifetimeDigest``) of two runs of a seed is the same.
 @MainActor
 final class Lifetime {
-  typealias Feature = NotificationsFeature
+  typealias Feature = NotificationFeature
 
   /// One generator over every launch: a local notice saved by one launch keeps its id, and the
   /// next launch's notices get new ones.
@@ -34,6 +34,8 @@ final class Lifetime {
   let tokens: LifetimeTokens
   /// One settings store for every launch, as the device keeps it.
   let settings: LifetimeSettings
+  /// One saved change log for every launch, as the device keeps it.
+  let changeLog: LifetimeChangeLogStore
   var store: Store<Feature.State, Feature.Action>
   var model = LifetimeReferenceModel()
   /// What the stores processed, over every launch: the errors the feature reported, the
@@ -45,39 +47,16 @@ final class Lifetime {
   var nextID = 0
   var faults = "none"
   /// Whether the person cleared all since everything last converged: the clear-all may be
-  /// queued in the outbox.
+  /// waiting to be sent.
   var clearAllMayBeQueued = false
-  /// The pushes the device stamped with its own time: a list that holds one holds the device's
-  /// times and the backend's.
-  var stampedByTheDevice: Set<String> = []
-  /// Whether a clear-all made since everything last converged cleared a push the device
-  /// stamped: its bound, the newest time it cleared, may be the device's.
-  var clearAllBoundMayBeTheDevicesTime = false
-  /// What the person cleared with a clear-all bounded by a time the device stamped: the
-  /// backend may keep it (see `LifetimeModelTests.aClearAllIsBoundedByAServerCursor`).
-  var clearedUnderADeviceTime: Set<String> = []
   /// The notifications the person changed since effects last settled: their calls may not
   /// have started yet.
   var touchedSinceSettle: Set<String> = []
   /// What the person did since everything they did was last saved or confirmed: lost if the
   /// app is killed now (see ``kill()``).
   var sinceSaved = Unsaved()
-  /// The current launch: what it had restored when it began, and what the person did before
-  /// it finished restoring.
-  var launch = Launch()
-  /// Pushes received before this launch's `onAppear`: announced before the muted types are
-  /// known.
-  var pushesBeforeOnAppear: Set<String> = []
-  /// How many first pages were listed before the late one of
-  /// ``refreshTwiceAnsweredOutOfOrder()`` was answered.
-  var firstPagesBeforeTheLateOne: Int?
   /// Copies of the notifications the person deleted, for a late duplicate of their push.
   var deletedCopies: [String: NotificationData] = [:]
-  /// Pushes the person changed while a launch had not restored the saved pushes yet: the
-  /// restore may read back the read state a write made before it, so the list and the saved
-  /// pushes may disagree about it until the next write (see
-  /// `LifetimeModelTests.aColdStartKeepsTheSavedPushes`).
-  var pushesChangedBeforeTheRestore: Set<String> = []
 
   /// What the person did that is not saved or confirmed yet.
   struct Unsaved {
@@ -94,15 +73,6 @@ final class Lifetime {
     }
   }
 
-  /// What a launch had restored, and what was saved, when it began.
-  struct Launch {
-    var restores = LifetimeLog.Restores()
-    var pushesRead = 0
-    var outboxRead = 0
-    var savedPushes: Feature.SavedPushes?
-    var savedOutbox: Feature.SavedOutbox?
-  }
-
   init(seed: UInt64, tracing: Bool, digesting: Bool = false) {
     self.seed = seed
     self.tracing = tracing
@@ -111,9 +81,11 @@ final class Lifetime {
     let log = LifetimeLog(digesting: digesting, tracing: tracing)
     let clocks = LifetimeClocks(start: Self.start, clock: clock)
     let settings = LifetimeSettings(clock: clock, seed: seed)
+    let changeLog = LifetimeChangeLogStore(clock: clock, seed: seed)
     self.clock = clock
     self.clocks = clocks
     self.settings = settings
+    self.changeLog = changeLog
     self.log = log
     let types = NotificationType.knownCases
     let start = Self.start
@@ -133,21 +105,20 @@ final class Lifetime {
     self.network = network
     self.tokens = LifetimeTokens(clock: clock, seed: seed)
     store = Self.makeStore(
-      network: network, settings: settings.client, clocks: clocks, seed: seed, uuids: uuids,
-      log: log)
-    model.dropsNeedTheDeletionSeen = !LifetimeModelTests.aPageAnsweredLateDoesNotUndoANewerOne
+      network: network, settings: settings.client, changeLog: changeLog.store, clocks: clocks,
+      seed: seed, uuids: uuids, log: log)
   }
 
   /// A store as a launch makes it: empty, with the shared settings and backend.
   func makeStore() -> Store<Feature.State, Feature.Action> {
     Self.makeStore(
-      network: network, settings: settings.client, clocks: clocks, seed: seed, uuids: uuids,
-      log: log)
+      network: network, settings: settings.client, changeLog: changeLog.store, clocks: clocks,
+      seed: seed, uuids: uuids, log: log)
   }
 
   static func makeStore(
-    network: LifetimeNetwork, settings: SettingsClient, clocks: LifetimeClocks, seed: UInt64,
-    uuids: UUIDGenerator, log: LifetimeLog
+    network: LifetimeNetwork, settings: SettingsClient, changeLog: ChangeLogStore,
+    clocks: LifetimeClocks, seed: UInt64, uuids: UUIDGenerator, log: LifetimeLog
   ) -> Store<Feature.State, Feature.Action> {
     Store(initialState: Feature.State()) {
       Feature()
@@ -158,6 +129,7 @@ final class Lifetime {
     } withDependencies: {
       $0.notificationClient = network.client
       $0.settingsClient = settings
+      $0.changeLogStore = changeLog
       $0.pushClient = .unavailable
       $0.continuousClock = clocks.clock
       $0.uuid = uuids
@@ -242,7 +214,9 @@ final class Lifetime {
       }
       touchedSinceSettle = []
       // Everything the person did is saved, or confirmed: a kill from now on loses none of it.
-      if !settings.isWriting(), network.idsInFlight?.isEmpty == true { sinceSaved = Unsaved() }
+      if !settings.isWriting(), !changeLog.isWriting, network.idsInFlight?.isEmpty == true {
+        sinceSaved = Unsaved()
+      }
       return
     }
     fail([
@@ -264,15 +238,17 @@ final class Lifetime {
     if tracing {
       let state = store.state
       print(
-        "TRACE step \(step): \(line) | listed \(state.notifications.count), unread "
-          + "\(state.unreadCount), \(state.connection), error \(String(describing: state.error))")
+        "TRACE step \(step): \(line) | listed \(state.shown.count), unread "
+          + "\(state.unreadCount), \(state.connection), error \(String(describing: state.error)), "
+          + "filter \(state.filter)\(state.unreadOnly ? " unread only" : ""), \(state.launch), "
+          + "log \(state.log.records.map { "\($0.intent) \($0.status)" })")
     }
   }
 
   /// What the person sees, for the digest: the list (ids and read state, in order), the count,
   /// the connection and the error.
   static func summary(of state: Feature.State) -> String {
-    "\(describe(state.notifications.elements)) | unread \(state.unreadCount), "
+    "\(describe(state.shown.elements)) | unread \(state.unreadCount), "
       + "\(state.connection), error \(String(describing: state.error))"
   }
 
@@ -280,6 +256,23 @@ final class Lifetime {
   func fail(_ problems: [String]) {
     guard !failed else { return }
     failed = true
+    if tracing {
+      let state = store.state
+      print(
+        "TRACE failed: log \(state.log.records.map { "\($0.id.uuidString.suffix(4)) \($0.intent) \($0.status)" })"
+      )
+      print(
+        "TRACE failed: server cursor \(String(describing: state.server.cursor)), current \(String(describing: state.server.current)), listings \(state.server.listings)"
+      )
+      for word in problems.joined(separator: " ").split(separator: " ") {
+        let id = String(word).trimmingCharacters(in: .punctuationCharacters)
+        if let copy = state.server.notifications[id: id] {
+          print(
+            "TRACE failed: server has \(id) read \(copy.isRead) version \(String(describing: copy.version))"
+          )
+        }
+      }
+    }
     let lastSteps = trace.suffix(25).joined(separator: "\n  ")
     let lastActions = log.recentActions.suffix(25).joined(separator: "\n  ")
     Issue.record(
@@ -298,12 +291,7 @@ final class Lifetime {
   func check() {
     model.errors = log.reportedErrors
     model.deletionsSeen = log.deletionsSeen
-    if let before = firstPagesBeforeTheLateOne, log.firstPages > before + 1 {
-      // A first page newer than the late one is listed.
-      firstPagesBeforeTheLateOne = nil
-      model.suspendedUntilARefresh = []
-    }
-    var problems = model.problems(with: store.state.notifications, restored: !isRestoringPushes)
+    var problems = model.problems(with: store.state.shown, restored: store.state.launch == .ready)
     problems += checkBanners()
     if !problems.isEmpty { fail(problems) }
   }
@@ -316,11 +304,6 @@ final class Lifetime {
     var problems: [String] = []
     for notification in banners
     where notification.priority == .regular && model.muted.contains(notification.type) {
-      if !LifetimeModelTests.aPushBeforeOnAppearRespectsTheMutedTypes,
-        pushesBeforeOnAppear.contains(notification.id)
-      {
-        continue
-      }
       problems.append(
         "the push \(notification.id) was announced though the person muted \(notification.type)")
     }

@@ -25,7 +25,7 @@ final class LifetimeLog: Sendable {
     var firstPages = 0
     var deletionsSeen: Set<String> = []
     /// The last actions, oldest first, at most ``LifetimeLog/kept``.
-    var recent: [NotificationsFeature.Action] = []
+    var recent: [NotificationFeature.Action] = []
     var digest = LifetimeDigest()
   }
 
@@ -79,7 +79,7 @@ final class LifetimeLog: Sendable {
     state.withLock { $0.recent }.map { String("\($0)".prefix(160)) }
   }
 
-  func processed(_ action: NotificationsFeature.Action) {
+  func processed(_ action: NotificationFeature.Action) {
     // Described only for the digest: describing every action costs more than the rest of the
     // test's bookkeeping.
     let description = digesting ? "\(action)" : ""
@@ -90,11 +90,11 @@ final class LifetimeLog: Sendable {
       switch action {
       case .delegate(.errorOccurred(let error)): state.reportedErrors.append(error)
       case .delegate(.presentBanner(let notification, _)): state.banners.append(notification)
-      case .savedFilterLoaded: state.restores.filter += 1
-      case .pageLoaded(_, replacing: true): state.firstPages += 1
+      case .restored, .restoreFailed:
+        state.restores.filter += 1
+        state.restores.muted += 1
+      case .pageLoaded(_, first: true): state.firstPages += 1
       case .liveEvent(let event): state.deletionsSeen.formUnion(Self.deletions(in: [event]))
-      case .caughtUp(let events): state.deletionsSeen.formUnion(Self.deletions(in: events))
-      case .preferences(.mutedLoaded): state.restores.muted += 1
       default: break
       }
       if digesting { state.digest.addUnordered(description) }

@@ -97,6 +97,12 @@ final class LifetimeNetwork: LifetimeGate {
           default: .ids(request.intent.ids)
           }
         return try await self.call(touching: touch) { try await backend.apply(request) }
+      },
+      fetchNotification: { @MainActor id in
+        try await self.call { try await backend.fetchNotification(id) }
+      },
+      fetchUnread: { @MainActor entity in
+        try await self.call { try await backend.fetchUnread(entity) }
       })
   }
 

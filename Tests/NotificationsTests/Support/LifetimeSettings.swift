@@ -10,7 +10,8 @@ import Notifications
 /// Like a disk, a read or a write takes time: it waits a random time on the test clock (seconds
 /// while ``isSlow``, as at a launch on a busy device), reads when it is done and writes when it
 /// is done. So what a launch restores races what it does meanwhile, and a write that has not
-/// finished when the app is killed is lost.
+/// finished when the app is killed is lost. As `SettingsClient` promises, calls are applied in
+/// the order made: each finishes after every call made before it.
 @MainActor
 final class LifetimeSettings {
   /// What is saved, by key, as the feature encoded it.
@@ -20,6 +21,8 @@ final class LifetimeSettings {
   private let clock: TestClock
   private var random: SeededRandomNumberGenerator
   private var nextWrite = 0
+  /// When the last call made finishes: the next one finishes after it.
+  private var lastDeadline: TestClock.Instant?
   /// The writes waiting on the clock, by number: the key each writes.
   private var writes: [Int: String] = [:]
   /// How many reads of each key have finished, over every launch.
@@ -50,10 +53,11 @@ final class LifetimeSettings {
   /// Forgets the writes of a launch that was killed: they never finish.
   func forgetWritesInFlight() {
     writes = [:]
+    lastDeadline = nil
   }
 
   private func load(_ key: String) async throws -> Data? {
-    try await clock.sleep(for: delay())
+    try await clock.sleep(until: deadline())
     readsFinished[key, default: 0] += 1
     return storage[key]
   }
@@ -63,10 +67,19 @@ final class LifetimeSettings {
     let write = nextWrite
     writes[write] = key
     defer { writes[write] = nil }
-    try await clock.sleep(for: delay())
+    try await clock.sleep(until: deadline())
     // Killed meanwhile: the write is lost.
     guard writes[write] != nil else { throw CancellationError() }
     storage[key] = data
+  }
+
+  /// When a call made now finishes: after a random delay, and after the call made before it.
+  private func deadline() -> TestClock.Instant {
+    let deadline = max(
+      lastDeadline.map { $0.advanced(by: .milliseconds(1)) } ?? clock.now,
+      clock.now.advanced(by: delay()))
+    lastDeadline = deadline
+    return deadline
   }
 
   private func delay() -> Duration {
