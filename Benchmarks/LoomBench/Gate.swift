@@ -1,6 +1,7 @@
 import Foundation
 import Loom
 import LoomTesting
+import Notifications
 
 // The workloads of the instruction-count regression gate (`Benchmarks/callgrind/gate`):
 // `loom-bench --gate W1` runs one of them once, at a fixed size, with no warm-up and no
@@ -9,11 +10,13 @@ import LoomTesting
 // (`--toggle-collect='*loomGateMeasured*'`); setup (building the store, the rows, the actions)
 // happens outside it. W6 is asynchronous: its steps resume on the main actor's executor, outside
 // any one function, so the gate counts the whole process of `--gate W6` minus that of
-// `--gate W6-setup` (the same run with no steps). The sizes are fixed: changing one changes
-// every count, so it needs a new baseline.
+// `--gate W6-setup` (the same run with no steps). W8 is W8 (change log) at a reduced size: its
+// effects answer from memory, so each `markAsRead` runs to completion, its effects and the
+// `.changeAnswered` they send included, inside its `send`, and the measured function counts them
+// all. The sizes are fixed: changing one changes every count, so it needs a new baseline.
 
 /// The ids `--gate` takes.
-let gateWorkloads = ["W1", "W1s", "W1m", "W3", "W6", "W6-setup"]
+let gateWorkloads = ["W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8"]
 
 @MainActor
 func runGate(_ workload: String) async {
@@ -54,6 +57,16 @@ func runGate(_ workload: String) async {
     await loomGateMeasuredW6(steps: 500)
   case "W6-SETUP":
     await loomGateMeasuredW6(steps: 0)
+  case "W8":
+    let count = 1_000
+    let store = w8ChangeLogFixture(count: count)()
+    let ids = (0..<500).map { "n\($0)" }
+    let tasks = loomGateMeasuredW8(store, ids)
+    // Counting effects that finish after the measured function would measure almost nothing.
+    let running = tasks.filter { !$0.isFinished }.count
+    expect(running == 0, "W8 left \(running) of \(ids.count) markAsRead with effects running")
+    let unread = store.state.shown.unreadCount
+    expect(unread == count - ids.count, "W8 left \(unread) unread of \(count - ids.count)")
   default:
     FileHandle.standardError.write(
       Data("loom-bench: --gate takes \(gateWorkloads.joined(separator: ", "))\n".utf8))
@@ -91,6 +104,13 @@ func loomGateMeasuredW3(
   _ store: Store<RowsFeature.State, RowsFeature.Action>, _ actions: [RowsFeature.Action]
 ) {
   for action in actions { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW8(
+  _ store: Store<NotificationFeature.State, NotificationFeature.Action>, _ ids: [String]
+) -> [StoreTask] {
+  ids.map { store.send(.markAsRead($0)) }
 }
 
 @MainActor @inline(never)

@@ -15,22 +15,26 @@ func runW8ChangeLog(scale: Int) async {
   }
 }
 
+/// The launched state W8 (change log) starts from, `count` unread notifications all shown, and a
+/// maker of fresh stores on it (an in-memory backend holding the same seed, an in-memory change
+/// log store). Shared with the gate's W8 (`Gate.swift`).
 @MainActor
-private func runW8ChangeLog(count: Int, actions: Int) async {
+func w8ChangeLogFixture(
+  count: Int
+) -> () -> Store<NotificationFeature.State, NotificationFeature.Action> {
   let start = Date(timeIntervalSince1970: 1_700_000_000)
   let seed = (0..<count).map { index in
     NotificationData(
       id: "n\(index)", type: NotificationType.knownCases[index % 7], title: "Title \(index)",
       message: "Message \(index)", timestamp: start.addingTimeInterval(-Double(index)))
   }
-  let ids = (0..<min(count, actions)).map { "n\($0)" }
   var launched = NotificationFeature.State()
   launched.launch = .ready
   // The backend's log starts at 0 (its seed is no change): the page reflects that.
   launched.server.replace(with: NotificationPage(items: seed, changeCursor: 0))
   launched.reshowAll()
   let state = launched
-  @MainActor func makeStore() -> Store<NotificationFeature.State, NotificationFeature.Action> {
+  return {
     let backend = InMemoryNotificationBackend(seed: seed)
     return Store(initialState: state) {
       NotificationFeature()
@@ -39,6 +43,12 @@ private func runW8ChangeLog(count: Int, actions: Int) async {
       $0.changeLogStore = .inMemory()
     }
   }
+}
+
+@MainActor
+private func runW8ChangeLog(count: Int, actions: Int) async {
+  let ids = (0..<min(count, actions)).map { "n\($0)" }
+  let makeStore = w8ChangeLogFixture(count: count)
   var markTimes: [Duration] = []
   // One warm-up run, then five measured.
   for _ in 0..<6 {
