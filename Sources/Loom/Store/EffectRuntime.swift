@@ -1,4 +1,3 @@
-
 /// Where an in-flight effect came from: the action whose reducer returned it and the source
 /// line of the `.run` that created it.
 ///
@@ -137,16 +136,23 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   // MARK: Registering
 
   /// Registers an effect before its task exists, so it can be cancelled before it starts.
+  ///
+  /// `origin` is the effect's `EffectOrigin<Action>`, erased by the caller: the caller is
+  /// specialized for the action type, so erasing it there looks up no generic metadata. Only a
+  /// test store reads it (``inFlight``), so a store no test store watches passes `nil` and its
+  /// entries hold no copy of the action. `hasStarted` is `true` for an effect no one asks about
+  /// (see ``EffectEntry/hasStarted``).
   @usableFromInline
   func register(
     kind: Kind, keys: [CancelKey], path: ReducerPath, group: EffectGroup,
-    origin: EffectOrigin<Action>
+    origin: (any Sendable)?, hasStarted: Bool = false
   ) -> UInt64 {
     group.enter()
     let (id, handler) = state.withLock { state -> (UInt64, ActivityHandler?) in
       state.nextID += 1
       let id = state.nextID
-      var entry = Entry(kind: kind, keys: keys, path: path, group: group, origin: origin)
+      var entry = Entry(
+        kind: kind, keys: keys, path: path, group: group, origin: origin, hasStarted: hasStarted)
       // An effect started by a step of a sequence cancelled meanwhile (from another thread) is
       // cancelled too: the cancel reached the step's effects registered before it, not this one.
       if group.sequenceID != 0, state.entries[group.sequenceID]?.isCancelled ?? false {
@@ -174,7 +180,11 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Whether the effect `id` was cancelled (or has finished).
   @usableFromInline
   func isCancelled(_ id: UInt64) -> Bool {
-    state.withLock { $0.entries[id]?.isCancelled ?? true }
+    // Through the index: `entries[id]?.isCancelled` copied the whole entry out and destroyed it.
+    state.withLock { state in
+      guard let index = state.entries.index(forKey: id) else { return true }
+      return state.entries.values[index].isCancelled
+    }
   }
 
   /// Gives a registered effect its task; cancels the task at once if the effect was cancelled
@@ -182,10 +192,10 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   @usableFromInline
   func attach(_ task: Task<Void, Never>, to id: UInt64) {
     let isCancelled = state.withLock { state -> Bool in
-      // Through the index, so the entry is changed in place rather than copied out and back.
+      // Through the index and in place: reading a field through `values[index]` copied the whole
+      // entry out and destroyed the copy.
       guard let index = state.entries.index(forKey: id) else { return false }
-      state.entries.values[index].task = task
-      return state.entries.values[index].isCancelled
+      return EffectEntry.attach(task, to: &state.entries.values[index])
     }
     if isCancelled { task.cancel() }
   }
@@ -195,15 +205,17 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   @usableFromInline
   @discardableResult
   func complete(_ id: UInt64) -> EffectGroup? {
-    let (entry, handler) = state.withLock { state -> (Entry?, ActivityHandler?) in
-      guard let entry = state.entries.removeValue(forKey: id) else {
-        return (nil, state.activityHandler)
-      }
-      state.removeKeys(of: entry, id: id)
-      if entry.kind == .sequence { state.sequenceCount -= 1 }
-      return (entry, state.activityHandler)
+    // The entry is destroyed outside the lock (releasing its task may run deinits that cancel
+    // effects), and only its group is read, rather than the entry copied out.
+    var entry: Entry?
+    let handler = state.withLock { state -> ActivityHandler? in
+      entry = state.entries.removeValue(forKey: id)
+      if let keys = entry?.keys, !keys.isEmpty { state.removeKeys(keys, id: id) }
+      if entry?.kind == .sequence { state.sequenceCount -= 1 }
+      return state.activityHandler
     }
-    let emptied = entry.flatMap { $0.group.leave() ? $0.group : nil }
+    var emptied: EffectGroup?
+    if let group = entry?.group, group.leave() { emptied = group }
     handler?.handle()
     return emptied
   }
@@ -325,7 +337,8 @@ final class EffectRuntime<Action: Sendable>: Sendable {
   /// Whether the effect `id` is still in flight.
   @usableFromInline
   func isInFlight(_ id: UInt64) -> Bool {
-    state.withLock { $0.entries[id] != nil }
+    // `entries[id] != nil` copied the entry out to compare it.
+    state.withLock { $0.entries.index(forKey: id) != nil }
   }
 
   /// The number of effects in flight.
@@ -414,6 +427,10 @@ struct EffectEntry: Sendable {
   var task: Task<Void, Never>?
   var isCancelled = false
   /// Whether the effect's task has begun running (a sequence, which has no task, has at once).
+  ///
+  /// Only a test store asks (``EffectRuntime/haveAllStarted``). In a store no test store watches
+  /// an operation is registered as started: the store starts its task in place, on the main
+  /// actor, right after registering it, so no one on the main actor can see it not started.
   var hasStarted: Bool
   /// For a sequence, the group of its running step.
   var step: EffectGroup?
@@ -424,19 +441,27 @@ struct EffectEntry: Sendable {
   let keys: [CancelKey]
   let path: ReducerPath
   let group: EffectGroup
-  /// The effect's `EffectOrigin<Action>`, erased so that the bookkeeping is not generic.
-  let origin: any Sendable
+  /// The effect's `EffectOrigin<Action>`, erased so that the bookkeeping is not generic; `nil`
+  /// in a store no test store watches, where nothing reads it.
+  let origin: (any Sendable)?
 
   init(
     kind: EffectKind, keys: [CancelKey], path: ReducerPath, group: EffectGroup,
-    origin: any Sendable
+    origin: (any Sendable)?, hasStarted: Bool
   ) {
     self.kind = kind
     self.keys = keys
     self.path = path
     self.group = group
     self.origin = origin
-    self.hasStarted = kind == .sequence
+    self.hasStarted = hasStarted || kind == .sequence
+  }
+
+  /// Gives the entry its task and returns whether the effect was cancelled meanwhile. Takes the
+  /// entry `inout` so that the caller passes the dictionary's storage in place.
+  static func attach(_ task: Task<Void, Never>, to entry: inout EffectEntry) -> Bool {
+    entry.task = task
+    return entry.isCancelled
   }
 }
 
@@ -458,8 +483,13 @@ struct EffectBook: Sendable {
   /// Marks an entry cancelled and returns its task to cancel outside the lock.
   mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
     guard let index = entries.index(forKey: id) else { return nil }
-    entries.values[index].isCancelled = true
-    return entries.values[index].task
+    return Self.markCancelled(&entries.values[index])
+  }
+
+  /// In place: reading `task` through `values[index]` copied the whole entry out.
+  private static func markCancelled(_ entry: inout EffectEntry) -> Task<Void, Never>? {
+    entry.isCancelled = true
+    return entry.task
   }
 
   /// Cancels the effects of the running steps of the sequences among `ids` (just cancelled), and
@@ -481,8 +511,8 @@ struct EffectBook: Sendable {
     }
   }
 
-  mutating func removeKeys(of entry: EffectEntry, id: UInt64) {
-    for key in entry.keys {
+  mutating func removeKeys(_ keys: [CancelKey], id: UInt64) {
+    for key in keys {
       guard var ids = idsByKey[key] else { continue }
       ids.removeAll { $0 == id }
       idsByKey[key] = ids.isEmpty ? nil : ids

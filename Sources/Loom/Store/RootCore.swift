@@ -363,7 +363,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         storage.pointee.queue.append(Queued(action: sent, group: group, origin: nil))
         return
       }
-      start(effect, group: group.unsafelyUnwrapped, path: ReducerPath(), keys: [], startedBy: action)
+      start(
+        effect, group: group.unsafelyUnwrapped, path: ReducerPath(), keys: [], startedBy: action)
       return
     }
     let effectGroup = group.unsafelyUnwrapped
@@ -516,11 +517,15 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   ) {
     let override = dependencies
     let dependencies = dependencies ?? storage.pointee.dependencies
+    let tracksProvenance = storage.pointee.tracksProvenance
     let origin = EffectOrigin(
       action: action, fileID: run.fileID, line: run.line,
-      parent: storage.pointee.tracksProvenance ? currentOrigin : nil)
+      parent: tracksProvenance ? currentOrigin : nil)
+    // Only a test store reads an effect's origin and whether it has started: an app's store
+    // registers neither, and its task does not report its start.
     let id = runtime.register(
-      kind: .operation, keys: keys, path: path, group: group, origin: origin)
+      kind: .operation, keys: keys, path: path, group: group,
+      origin: tracksProvenance ? origin : nil, hasStarted: !tracksProvenance)
     let runtime = runtime
     let send = Send<Action> { [weak self] in
       self?.receive($0, group: group, origin: origin, effectID: id)
@@ -528,7 +533,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     // Starts running at once, on the main actor, until its first suspension.
     func makeTask() -> Task<Void, Never> {
       Task.immediate(priority: run.priority) { @MainActor [weak self] in
-        runtime.markStarted(id)
+        if tracksProvenance { runtime.markStarted(id) }
         do {
           try await run.operation(send)
         } catch is CancellationError {
@@ -563,6 +568,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         Suspension.withObserver(EffectHandle(id: id, runtime: runtime), operation: makeTask)
       }
     }
+    // An operation that never suspended has ended by now, its end queued for the end of the
+    // batch: its task has nothing left to cancel, so it is not stored.
+    if storage.pointee.isSending, case .finished(id)? = storage.pointee.atBatchEnd.last { return }
     runtime.attach(task, to: id)
   }
 
@@ -597,7 +605,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     startedBy action: Action
   ) {
     let origin = EffectOrigin(action: action, fileID: "", line: 0)
-    let id = runtime.register(kind: .sequence, keys: keys, path: path, group: group, origin: origin)
+    let id = runtime.register(
+      kind: .sequence, keys: keys, path: path, group: group,
+      origin: storage.pointee.tracksProvenance ? origin : nil)
     storage.pointee.concatenations[id] = Concatenation(
       steps: effects, group: group, path: path, keys: keys,
       dependencies: dependencies ?? storage.pointee.dependencies, action: action)
@@ -682,7 +692,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   ) {
     let origin = EffectOrigin(action: action, fileID: "", line: 0)
     let id = runtime.register(
-      kind: .throttleWindow, keys: [key], path: path, group: group, origin: origin)
+      kind: .throttleWindow, keys: [key], path: path, group: group,
+      origin: storage.pointee.tracksProvenance ? origin : nil)
     let runtime = runtime
     let closeWindow: @MainActor @Sendable () -> Void = { [weak self] in
       guard let self, let pending = runtime.closeThrottleWindow(key) else { return }

@@ -51,7 +51,9 @@ struct StoreEffectTests {
           }
         )
       case .failing:
-        return .run { _ in throw Failure() } catch: { error, send in
+        return .run { _ in
+          throw Failure()
+        } catch: { error, send in
           await send(.caught("\(error)"))
         }
       case .caught(let message):
@@ -90,6 +92,32 @@ struct StoreEffectTests {
     #expect(Set(store.state.log) == ["waited", "fired"])
   }
 
+  @Test func runsThatNeverSuspendEndInsideTheSendThatStartedThem() {
+    struct InPlace: Reducer {
+      struct State { var log: [String] = [] }
+      enum Action: Sendable { case start, logged(String) }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .start:
+          return .merge(
+            .run { send in await send(.logged("first run")) },
+            .send(.logged("send")),
+            .run { send in await send(.logged("second run")) })
+        case .logged(let entry):
+          state.log.append(entry)
+          return .none
+        }
+      }
+    }
+    let store = Store(initialState: InPlace.State()) { InPlace() }
+    let task = store.send(.start)
+    // Like W8's in-memory clients: each run starts in place and ends before the send returns,
+    // its action queued in order with the merge's `.send`, and nothing is left registered.
+    #expect(task.isFinished)
+    #expect(store.inFlightEffectCount == 0)
+    #expect(store.state.log == ["first run", "send", "second run"])
+  }
+
   @Test func catchHandlerReceivesTheError() async {
     let store = Store(initialState: Feature.State()) { Feature() }
     await store.send(.failing).finish()
@@ -111,13 +139,17 @@ struct StoreEffectTests {
       }
     }
     let issues = IssueLog()
-    let store = Store(initialState: Throwing.State()) { Throwing() } withDependencies: {
+    let store = Store(initialState: Throwing.State()) {
+      Throwing()
+    } withDependencies: {
       $0.issueReporter = issues.reporter
     }
     await store.send(.load).finish()
     let messages = issues.messages.value
     #expect(messages.count == 1)
-    #expect(messages.first?.contains("Throwing.Action.load") == true || messages.first?.contains("load") == true)
+    #expect(
+      messages.first?.contains("Throwing.Action.load") == true
+        || messages.first?.contains("load") == true)
     #expect(messages.first?.contains("Failure") == true)
   }
 }
