@@ -20,7 +20,7 @@ public struct AppFeature: Reducer {
 
   public struct State: Equatable, Sendable {
     public var selectedTab: Tab = .home
-    public var notifications: NotificationsFeature.State
+    public var notifications: NotificationFeature.State
     /// The unread count, for the notifications tab's badge.
     public var unreadCount = 0
     public var selectedContactID: String?
@@ -37,7 +37,7 @@ public struct AppFeature: Reducer {
     /// The error shown: the newest one the feature reported, until it is dismissed.
     public var error: ShellError?
 
-    public init(notifications: NotificationsFeature.State = .init()) {
+    public init(notifications: NotificationFeature.State = .init()) {
       self.notifications = notifications
     }
 
@@ -57,9 +57,9 @@ public struct AppFeature: Reducer {
   /// A notification announced in the foreground, and how to announce it.
   public struct Banner: Equatable, Sendable {
     public var notification: NotificationData
-    public var options: NotificationsFeature.BannerOptions
+    public var options: NotificationFeature.BannerOptions
 
-    public init(notification: NotificationData, options: NotificationsFeature.BannerOptions) {
+    public init(notification: NotificationData, options: NotificationFeature.BannerOptions) {
       self.notification = notification
       self.options = options
     }
@@ -85,7 +85,7 @@ public struct AppFeature: Reducer {
     /// The person dismissed the banner shown; the next one in the queue shows.
     case bannerDismissed
     case pushTapped(Data)
-    case notifications(NotificationsFeature.Action)
+    case notifications(NotificationFeature.Action)
     case pushRegistration(PushRegistrationFeature.Action)
   }
 
@@ -93,7 +93,7 @@ public struct AppFeature: Reducer {
 
   public var body: some ReducerOf<Self> {
     Scope(state: \.notifications, action: .notifications) {
-      NotificationsFeature()
+      NotificationFeature()
     }
     Scope(state: \.pushRegistration, action: .pushRegistration) {
       PushRegistrationFeature()
@@ -137,7 +137,7 @@ public struct AppFeature: Reducer {
     }
   }
 
-  func route(_ delegate: NotificationsFeature.Action.Delegate, in state: inout State) {
+  func route(_ delegate: NotificationFeature.Action.Delegate, in state: inout State) {
     switch delegate {
     case .navigateToContact(let contactID):
       state.selectedTab = .contacts
@@ -161,7 +161,7 @@ public struct AppFeature: Reducer {
   }
 }
 
-extension CasePath where Root == AppFeature.Action, Value == NotificationsFeature.Action {
+extension CasePath where Root == AppFeature.Action, Value == NotificationFeature.Action {
   /// The notification center's actions inside the app's.
   public static var notifications: Self {
     Self(AppFeature.Action.notifications) {

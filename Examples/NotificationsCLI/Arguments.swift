@@ -33,13 +33,15 @@ struct Arguments {
         continue
       }
       if let equals = argument.firstIndex(of: "=") {
-        named.append((String(argument[..<equals]), String(argument[argument.index(after: equals)...])))
+        named.append(
+          (String(argument[..<equals]), String(argument[argument.index(after: equals)...])))
         continue
       }
       // A value follows an option that takes one; an option is never a value (`--port --inbox X`).
       if Option.valued.contains(argument) {
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-          throw .usage("\(argument) needs a value\(Option.named(argument)?.valueHint ?? "")", command: nil)
+          throw .usage(
+            "\(argument) needs a value\(Option.named(argument)?.valueHint ?? "")", command: nil)
         }
         named.append((argument, arguments[index]))
         index += 1
@@ -70,12 +72,16 @@ struct Arguments {
       }
       // `--recover` alone is a command of its own.
       try Self.check(named, for: .recover, context: context)
-      for (name, value) in named { if let value { options[name] = value } else { flags.insert(name) } }
+      for (name, value) in named {
+        if let value { options[name] = value } else { flags.insert(name) }
+      }
       return
     }
     let spec = try Self.spec(for: command)
     if spec.name == "help" {
-      guard positional.count <= 1 else { throw .usage("'help' takes at most one command", command: nil) }
+      guard positional.count <= 1 else {
+        throw .usage("'help' takes at most one command", command: nil)
+      }
       if let topic = positional.first { _ = try Self.spec(for: topic) }
       return
     }
@@ -83,7 +89,9 @@ struct Arguments {
       throw .usage("'\(spec.name)' cannot run inside a script or the repl: run it on its own")
     }
     try Self.check(named, for: spec, context: context)
-    for (name, value) in named { if let value { options[name] = value } else { flags.insert(name) } }
+    for (name, value) in named {
+      if let value { options[name] = value } else { flags.insert(name) }
+    }
     guard spec.arguments.contains(positional.count) else {
       throw .usage(spec.argumentProblem(positional.count), command: spec.name)
     }
@@ -132,8 +140,12 @@ struct Arguments {
       guard let option = allowed.first(where: { $0.name == name }) else {
         let names = allowed.map(\.name)
         let suggestion = closest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? "."
-        let valid = names.isEmpty ? "'\(spec.name)' takes no options." : "'\(spec.name)' takes \(names.joined(separator: ", "))."
-        throw .usage("Unknown option '\(name)' for '\(spec.name)'\(suggestion)\n\(valid)", command: spec.name)
+        let valid =
+          names.isEmpty
+          ? "'\(spec.name)' takes no options."
+          : "'\(spec.name)' takes \(names.joined(separator: ", "))."
+        throw .usage(
+          "Unknown option '\(name)' for '\(spec.name)'\(suggestion)\n\(valid)", command: spec.name)
       }
       if case .script = context, Option.session.contains(option.name) {
         throw .usage(
@@ -161,7 +173,9 @@ struct Arguments {
     if best.1 <= max(1, letters / 3) { return best.0 }
     let stripped = lowered.drop(while: { $0 == "-" })
     if stripped.count >= 2,
-      let prefixed = candidates.first(where: { $0.lowercased().drop(while: { $0 == "-" }).hasPrefix(stripped) })
+      let prefixed = candidates.first(where: {
+        $0.lowercased().drop(while: { $0 == "-" }).hasPrefix(stripped)
+      })
     {
       return prefixed
     }
@@ -208,10 +222,14 @@ struct Arguments {
   }
 
   /// A whole number option in `range`, `fallback` when it is not given.
-  func number(_ name: String, in range: ClosedRange<Int>, default fallback: Int?) throws(CLIError) -> Int? {
+  func number(_ name: String, in range: ClosedRange<Int>, default fallback: Int?) throws(CLIError)
+    -> Int?
+  {
     guard let text = options[name] else { return fallback }
     guard let value = Int(text), range.contains(value) else {
-      let bounds = range.upperBound == .max ? "a whole number from \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+      let bounds =
+        range.upperBound == .max
+        ? "a whole number from \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
       throw .usage("\(name) takes \(bounds), not '\(text)'", command: command)
     }
     return value
@@ -240,18 +258,21 @@ struct Option {
   static let server = Option(
     name: "--server", value: "URL",
     help: "use a notifications server (see notifications-server) instead of the local inbox")
-  static let token = Option(name: "--token", value: "TOKEN", help: "the server's token (with --server)")
+  static let token = Option(
+    name: "--token", value: "TOKEN", help: "the server's token (with --server)")
   static let recover = Option(
     name: "--recover", value: nil, help: "move a corrupt inbox file aside and start a fresh one")
   static let trace = Option(
-    name: "--trace", value: nil, help: "print every action and the state change it caused, on stderr")
+    name: "--trace", value: nil,
+    help: "print every action and the state change it caused, on stderr")
   static let help = Option(name: "--help", value: nil, help: "show this help (also -h)")
   static let version = Option(name: "--version", value: nil, help: "print the version and exit")
   static let json = Option(
     name: "--json", value: nil, help: "print JSON (stays valid JSON: diagnostics go to stderr)")
 
   /// `--json`, as the overview of every command describes it.
-  static let jsonOverview = Option(name: "--json", value: nil, help: "machine-readable output (list, show)")
+  static let jsonOverview = Option(
+    name: "--json", value: nil, help: "machine-readable output (list, show)")
 
   /// The options every command on an inbox takes.
   static let global: [Option] = [inbox, server, token, recover, trace, help]
@@ -295,7 +316,8 @@ struct CommandSpec {
     switch (arguments.lowerBound, arguments.upperBound) {
     case (0, 0): "'\(name)' takes no arguments, but was given \(count)"
     case (1, 1) where synopsis == "ID" && count == 0: "'\(name)' needs a notification id"
-    case (1, 1) where synopsis == "ID": "'\(name)' takes one notification id, but was given \(count) arguments"
+    case (1, 1) where synopsis == "ID":
+      "'\(name)' takes one notification id, but was given \(count) arguments"
     case (let low, _) where count < low: "'\(name)' needs \(synopsis)"
     default: "'\(name)' takes \(synopsis), but was given \(count) arguments"
     }
@@ -303,7 +325,10 @@ struct CommandSpec {
 
   /// `notifications COMMAND --help`.
   var help: String {
-    var lines = ["USAGE: notifications \(name)\(synopsis.isEmpty ? "" : " \(synopsis)")", "", details ?? summary]
+    var lines = [
+      "USAGE: notifications \(name)\(synopsis.isEmpty ? "" : " \(synopsis)")", "",
+      details ?? summary,
+    ]
     if !options.isEmpty {
       lines += ["", "OPTIONS"] + Self.rows(options)
     }
@@ -328,7 +353,8 @@ struct CommandSpec {
   static func rows(_ options: [Option]) -> [String] {
     options.map { option in
       let left = "  " + option.synopsis
-      return left.padding(toLength: max(left.count + 2, 18), withPad: " ", startingAt: 0) + option.help
+      return left.padding(toLength: max(left.count + 2, 18), withPad: " ", startingAt: 0)
+        + option.help
     }
   }
 
@@ -340,11 +366,12 @@ struct CommandSpec {
 
   static let all: [CommandSpec] = [
     CommandSpec(
-      name: "demo", synopsis: "[--trace]", summary: "play a scripted session on a fresh temporary inbox",
+      name: "demo", synopsis: "[--trace]",
+      summary: "play a scripted session on a fresh temporary inbox",
       options: [Option.trace],
       details: """
         Play a scripted session on a fresh temporary inbox: a push arriving, a tap, mark-all-read,
-        a change the server refuses, one kept in the outbox through a network error, and a
+        a change the server refuses, one kept in the change log through a network error, and a
         relaunch. Each section says what happened and what the person sees. With --trace, every action and the
         state change it caused are printed on stderr too.
         """,
@@ -356,7 +383,9 @@ struct CommandSpec {
         Option(name: "--all", value: nil, help: "list every notification, not only the first page"),
         Option(
           name: "--type", value: "TYPE",
-          help: "only this type: \(NotificationType.knownCases.map(\.rawValue).joined(separator: ", "))"),
+          help:
+            "only this type: \(NotificationType.knownCases.map(\.rawValue).joined(separator: ", "))"
+        ),
         Option(name: "--unread", value: nil, help: "only unread notifications"),
         Option.json,
       ],
@@ -389,7 +418,7 @@ struct CommandSpec {
       arguments: 0...1,
       details: """
         Deliver a push payload (APNs or FCM shaped JSON). It stays listed until deleted, kept
-        with the inbox's settings until the feed has it.
+        in the inbox's change log until the feed has it.
         """),
     CommandSpec(
       name: "tap", synopsis: "ID", summary: "tap a notification and print where the app navigates",

@@ -11,7 +11,8 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
 {
   func id() throws(CLIError) -> String {
     guard let id = arguments.positional.first else {
-      throw .usage("'\(arguments.command ?? "")' needs a notification id", command: arguments.command)
+      throw .usage(
+        "'\(arguments.command ?? "")' needs a notification id", command: arguments.command)
     }
     return id
   }
@@ -27,7 +28,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
       // A filtered list is the backend's filtered pages: the first, or every one with --all.
       try await session.load(.firstPage)
       let request = PageRequest(
-        limit: NotificationsFeature.pageSize, filter: type.map { .type($0) } ?? .all,
+        limit: NotificationFeature.pageSize, filter: type.map { .type($0) } ?? .all,
         unreadOnly: unreadOnly)
       (shown, hasMore) = try await session.filtered(request, all: all)
     } else {
@@ -35,7 +36,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
       await session.send(.filterChanged(.all))
       await session.send(.unreadOnlyChanged(false))
       shown = Array(session.feature.filteredNotifications)
-      hasMore = session.feature.hasMore
+      hasMore = session.feature.paging.hasMore
     }
     if arguments.flags.contains("--json") { return Renderer.json(shown) }
     var output = renderer.table(shown)
@@ -55,10 +56,11 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     // The feature fetches one the first page does not list.
     await session.send(.loadNotification(id))
     try session.failIfError(id: id)
-    guard let notification = session.feature.notifications[id: id] else {
+    guard let notification = session.feature.shown[id: id] else {
       throw .failed("No notification with id \(id).")
     }
-    return arguments.flags.contains("--json") ? Renderer.json(notification) : renderer.detail(notification)
+    return arguments.flags.contains("--json")
+      ? Renderer.json(notification) : renderer.detail(notification)
 
   case "read":
     if arguments.flags.contains("--all") {
@@ -117,7 +119,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     // The feature keeps the push (it saves the pushes its feed has not listed): the CLI, like
     // any shell, only sends the action.
     let received = try? PushPayloadParser.parse(payload, receivedAt: Date())
-    guard let notification = received.flatMap({ session.feature.notifications[id: $0.id] }) else {
+    guard let notification = received.flatMap({ session.feature.shown[id: $0.id] }) else {
       throw .failed("The push was not delivered.")
     }
     return "Delivered \(notification.id): \(notification.title)"
@@ -147,17 +149,20 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
       throw .usage("'open' needs a kind (contact, alert or ping) and an id", command: "open")
     }
     let id = arguments.positional[1]
-    let entity: NotificationsFeature.Entity
+    let entity: NotificationFeature.Entity
     switch arguments.positional[0] {
     case "contact": entity = .contact(id)
     case "alert": entity = .alert(id)
     case "ping": entity = .ping(id)
     case let kind:
       let suggestion =
-        Arguments.closest(to: kind, in: ["contact", "alert", "ping"]).map { "; did you mean '\($0)'?" }
+        Arguments.closest(to: kind, in: ["contact", "alert", "ping"]).map {
+          "; did you mean '\($0)'?"
+        }
         ?? "."
       throw .usage(
-        "Unknown kind '\(kind)'\(suggestion) The kinds are contact, alert and ping.", command: "open")
+        "Unknown kind '\(kind)'\(suggestion) The kinds are contact, alert and ping.",
+        command: "open")
     }
     // The feature marks the first page's at once and fetches the others about the entity.
     try await session.load(.firstPage)
@@ -165,7 +170,8 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     await session.send(.markTargetRead(entity))
     try session.failIfError()
     let marked = before - session.feature.unreadCount
-    return "Opened \(renderer.describe(entity)): marked \(marked) notification\(marked == 1 ? "" : "s") read."
+    return
+      "Opened \(renderer.describe(entity)): marked \(marked) notification\(marked == 1 ? "" : "s") read."
 
   case "notice":
     guard let title = arguments.positional.first else {
@@ -176,12 +182,12 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     }
     let message = arguments.positional.dropFirst().joined(separator: " ")
     try await session.load(.firstPage)
-    // The shell only sends the action: the feature keeps the notice (on the device, saved with
-    // its settings), and the next run lists it.
-    let before = Set(session.feature.notifications.ids)
+    // The shell only sends the action: the feature keeps the notice (on the device, saved in
+    // its change log), and the next run lists it.
+    let before = Set(session.feature.shown.ids)
     await session.send(.recordLocalNotice(title: title, message: message))
     guard
-      let notice = session.feature.notifications.first(where: {
+      let notice = session.feature.shown.first(where: {
         $0.isLocal && !before.contains($0.id)
       })
     else { throw .failed("The notice was not recorded.") }
@@ -223,7 +229,8 @@ enum SampleData {
       }
       return NotificationData(
         id: "s\(batch)-\(index)", type: type,
-        title: "\(type.displayName): \(name)", message: "\(name) — sample notification \(index + 1)",
+        title: "\(type.displayName): \(name)",
+        message: "\(name) — sample notification \(index + 1)",
         timestamp: now.addingTimeInterval(-Double(index) * 600), target: target,
         priority: type == .alert ? .high : .regular)
     }

@@ -5,9 +5,9 @@ import NotificationClients
 import Notifications
 
 /// A scripted session on a fresh temporary inbox, told section by section on standard output:
-/// the list, a push arriving (its banner), a tap navigating, mark-all-read, a failing backend
-/// rolling an optimistic change back, a change waiting in the outbox after a network error, and
-/// a relaunch that sends it and still lists the push. Every line says what the app's state
+/// the list, a push arriving (its banner), a tap navigating, mark-all-read, a change the backend
+/// refuses leaving the change log (what is shown is the backend's again), a change waiting in
+/// the log after a network error, and a relaunch that sends it and still lists the push. Every line says what the app's state
 /// says, read after the step, never what the step is expected to do. With `trace`, every
 /// action and the state change it caused go to standard error as well.
 @MainActor
@@ -22,11 +22,13 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
     throw .failed("\(error)")
   }
 
-  // The backend fails on demand, to show a rollback and the outbox.
+  // The backend fails on demand, to show a refused change and a queued one.
   let faults = LockedState<[UserFacingError]>([])
   var client = inbox.notificationClient
   let base = client
-  @Sendable nonisolated func nextFault() -> UserFacingError? { faults.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+  @Sendable nonisolated func nextFault() -> UserFacingError? {
+    faults.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+  }
   client.markAsUnread = { id in
     if let fault = nextFault() { throw fault }
     try await base.markAsUnread(id)
@@ -38,7 +40,7 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
 
   // Standard output is flushed before each trace entry, so that the two streams interleave in
   // order on a terminal or in one file. No backoff is waited out: a change that fails for now
-  // stays in the outbox, and the relaunch sends it, as with the other commands.
+  // stays in the change log, and the relaunch sends it, as with the other commands.
   func session() -> Session {
     Session(
       inbox: inbox, client: client, trace: trace, waitsOutBackoffs: false,
@@ -57,7 +59,8 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
 
   story.section("A push arrives while the app is open")
   await app.send(.foregroundChanged(true))
-  let push = #"{"aps":{"alert":{"title":"Ping from Grace","body":"Are you there?"},"interruption-level":"time-sensitive"},"id":"push-1","type":"ping","pingId":"p9","contactId":"c1"}"#
+  let push =
+    #"{"aps":{"alert":{"title":"Ping from Grace","body":"Are you there?"},"interruption-level":"time-sensitive"},"id":"push-1","type":"ping","pingId":"p9","contactId":"c1"}"#
   await app.send(.pushReceived(Data(push.utf8)))
   story.say("Banner: \(app.store.state.currentBanner.map(renderer.banner) ?? "none")")
   let position = app.feature.filteredNotifications.firstIndex { $0.id == "push-1" }
@@ -105,7 +108,7 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
   let delete = app.store.send(.notifications(.delete(id)))
   story.say("Delete \(id): at once it is \(story.listedState(id, in: app)) (\(story.counts(app))).")
   await delete.finish()
-  let waiting = app.feature.sync.outbox.count
+  let waiting = app.feature.log.unsent.count
   let changes = waiting == 1 ? "1 change waits" : "\(waiting) changes wait"
   story.say("The server cannot be reached: \(changes) in the outbox. \(story.shownError(app))")
   story.say("\(id) is \(story.listedState(id, in: app)).")
@@ -115,7 +118,7 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
   try await relaunched.load()
   story.table(relaunched)
   story.say("\(story.counts(relaunched)); \(story.badge(relaunched)).")
-  let left = relaunched.feature.sync.outbox.count
+  let left = relaunched.feature.log.unsent.count
   let outbox = left == 0 ? "empty, every change sent" : "\(left) waiting"
   story.say("Outbox: \(outbox); \(id) is \(story.listedState(id, in: relaunched)).")
   let listed = story.listedState("push-1", in: relaunched)
@@ -167,11 +170,11 @@ struct DemoStory {
   }
 
   @MainActor func readState(_ id: String, in session: Session) -> String {
-    guard let notification = session.feature.notifications[id: id] else { return "not listed" }
+    guard let notification = session.feature.shown[id: id] else { return "not listed" }
     return notification.isRead ? "read" : "unread"
   }
 
   @MainActor func listedState(_ id: String, in session: Session) -> String {
-    session.feature.notifications[id: id] == nil ? "gone from the list" : "listed"
+    session.feature.shown[id: id] == nil ? "gone from the list" : "listed"
   }
 }

@@ -64,7 +64,8 @@ struct Renderer {
     return notifications.map { notification in
       let dot = notification.isRead ? " " : paint("●", "34")
       let priority = notification.priority == .high ? paint("!!", "31") : "  "
-      let glyph = paint(glyph(for: notification.type), notification.type.colorRole == .critical ? "31" : "36")
+      let glyph = paint(
+        glyph(for: notification.type), notification.type.colorRole == .critical ? "31" : "36")
       let time = relative(notification.timestamp).padding(toLength: 7, withPad: " ", startingAt: 0)
       let local = notification.isLocal ? "  (local)" : ""
       return "\(dot) \(priority) \(glyph) \(time) \(notification.id)  \(notification.title)\(local)"
@@ -79,15 +80,15 @@ struct Renderer {
   func detail(_ notification: NotificationData) -> String {
     let heading = [notification.title, notification.message].filter { !$0.isEmpty }
     return """
-    \(heading.joined(separator: "\n"))
+      \(heading.joined(separator: "\n"))
 
-    id:        \(notification.id)
-    type:      \(notification.type.displayName)
-    received:  \(relative(notification.timestamp))
-    read:      \(notification.isRead ? "yes" : "no")
-    priority:  \(notification.priority.rawValue)
-    opens:     \(describe(notification.target))
-    """
+      id:        \(notification.id)
+      type:      \(notification.type.displayName)
+      received:  \(relative(notification.timestamp))
+      read:      \(notification.isRead ? "yes" : "no")
+      priority:  \(notification.priority.rawValue)
+      opens:     \(describe(notification.target))
+      """
   }
 
   func describe(_ target: NotificationTarget) -> String {
@@ -99,7 +100,7 @@ struct Renderer {
     }
   }
 
-  func describe(_ entity: NotificationsFeature.Entity) -> String {
+  func describe(_ entity: NotificationFeature.Entity) -> String {
     switch entity {
     case .contact(let id): "contact \(id)"
     case .alert(let id): "alert \(id)"

@@ -42,8 +42,10 @@ func runLine(
     } else {
       print(try await run(arguments, session: session, renderer: renderer))
     }
+    reportNotes(session.takeNotes())
     return 0
   } catch {
+    reportNotes(session.takeNotes())
     reportError(error, line: number)
     // The next line starts clean: an error the feature shows would fail it too.
     if session.feature.error != nil { await session.send(.dismissError) }
@@ -54,10 +56,12 @@ func runLine(
 /// The help `arguments` asks for (`--help`, `help`, `help COMMAND`), if any.
 func help(for arguments: Arguments) -> String? {
   if arguments.flags.contains("--help") {
-    return arguments.command.flatMap { name in CommandSpec.all.first { $0.name == name } }?.help ?? usage
+    return arguments.command.flatMap { name in CommandSpec.all.first { $0.name == name } }?.help
+      ?? usage
   }
   guard arguments.command == "help" else { return nil }
-  return arguments.positional.first.flatMap { name in CommandSpec.all.first { $0.name == name } }?.help
+  return arguments.positional.first.flatMap { name in CommandSpec.all.first { $0.name == name } }?
+    .help
     ?? usage
 }
 
@@ -95,7 +99,9 @@ func words(_ line: String) throws(CLIError) -> [String] {
             closed = true
             break
           }
-          if character == "\"", inner == "\\", let escaped = characters.first, escaped == "\"" || escaped == "\\" {
+          if character == "\"", inner == "\\", let escaped = characters.first,
+            escaped == "\"" || escaped == "\\"
+          {
             characters.removeFirst()
             word.append(escaped)
           } else {
@@ -166,7 +172,8 @@ func repl(session: Session, renderer: Renderer) async -> Int32 {
     if command == "help" {
       print(replHelp)
     } else {
-      _ = await runLine(line, number: interactive ? nil : number, session: session, renderer: renderer)
+      _ = await runLine(
+        line, number: interactive ? nil : number, session: session, renderer: renderer)
     }
     fflush(nil)
     prompt()
@@ -190,7 +197,7 @@ func watch(session: Session, renderer: Renderer, maximumEvents: Int) async throw
   // (Loading every page first cost 25 s at 100,000.)
   try await session.load(.firstPage)
   var known = Dictionary(
-    uniqueKeysWithValues: session.feature.notifications.map { ($0.id, $0) })
+    uniqueKeysWithValues: session.feature.shown.map { ($0.id, $0) })
   let count = known.count
   FileHandle.standardError.write(
     Data("Watching \(count) notification\(count == 1 ? "" : "s") (Ctrl-C to stop)…\n".utf8))
@@ -198,14 +205,14 @@ func watch(session: Session, renderer: Renderer, maximumEvents: Int) async throw
   defer { task.cancel() }
   var events = 0
   for await state in session.store.states {
-    for notification in state.notifications.notifications where known[notification.id] != notification {
+    for notification in state.notifications.shown where known[notification.id] != notification {
       let verb = known[notification.id] == nil ? "new" : "changed"
       known[notification.id] = notification
       print("\(verb): " + renderer.table([notification]))
       fflush(nil)
       events += 1
     }
-    for id in Set(known.keys).subtracting(state.notifications.notifications.ids) {
+    for id in Set(known.keys).subtracting(state.notifications.shown.ids) {
       known[id] = nil
       print("deleted: \(id)")
       fflush(nil)

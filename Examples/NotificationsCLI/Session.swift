@@ -25,6 +25,8 @@ final class Session {
 
   /// Whether the session waits out the feature's backoffs (see ``NoWaitingClock``).
   let waitsOutBackoffs: Bool
+  /// Notes for standard error (see ``EarlierChanges``), until ``takeNotes()``.
+  private let notes: LockedState<[String]>
 
   /// A session on `backend` (the app shell's wiring: the local inbox, or a server cached in
   /// one). `trace` prints every action and the state change it caused to `output`: standard
@@ -39,12 +41,15 @@ final class Session {
     self.client = backend.notificationClient
     self.server = server
     self.waitsOutBackoffs = waitsOutBackoffs
+    let notes = LockedState<[String]>([])
+    self.notes = notes
     store = Store(initialState: AppFeature.State()) {
       if trace {
         AppFeature().printChanges(to: output)
       } else {
         AppFeature()
       }
+      EarlierChanges(notes: notes)
     } withDependencies: {
       $0.use(backend)
       $0.pushClient = .unavailable
@@ -64,10 +69,10 @@ final class Session {
     self.init(backend: backend, trace: trace, waitsOutBackoffs: waitsOutBackoffs, output: output)
   }
 
-  var feature: NotificationsFeature.State { store.state.notifications }
+  var feature: NotificationFeature.State { store.state.notifications }
 
   /// Sends an action and waits for everything it started.
-  func send(_ action: NotificationsFeature.Action) async {
+  func send(_ action: NotificationFeature.Action) async {
     await store.send(.notifications(action)).finish()
   }
 
@@ -80,35 +85,36 @@ final class Session {
   }
 
   /// Loads the feed, `extent` of it. The first load is the app's launch: the feature appears,
-  /// and restores what earlier runs saved (the pushes the feed has not listed, queued changes,
-  /// the filter) with its first page. Its live stream is never opened: only `watch` follows it.
+  /// and restores what earlier runs saved (the change log: queued changes, the pushes the feed
+  /// has not listed, the notices; the filter) before its first page. Its live stream is never
+  /// followed: only `watch` follows it.
   func load(_ extent: Extent = .all) async throws(CLIError) {
-    if feature.hasLoadedOnce {
-      await send(.refreshRequested)
-    } else {
+    if feature.launch == .notStarted {
       let appeared = store.send(.notifications(.onAppear))
-      // A command does not follow the live stream (only `watch` does): it is closed before
-      // the first page could open it.
-      await send(.onDisappear)
       for await state in store.states
-      where !state.notifications.isLoading && !state.notifications.isLoadingPreferences {
+      where state.notifications.launch == .ready && !state.notifications.paging.isLoading {
         break
       }
-      // What the launch started besides the first page (a restored outbox sent again, saved
-      // pushes, settings) finishes before the command goes on: the live stream is closed, and
-      // no backoff is waited out, so this ends once each call is answered.
+      // A command does not follow the live stream (only `watch` does): the first page opens
+      // it, and it is closed at once.
+      await send(.onDisappear)
+      // What the launch started besides the first page (the restored changes sent again)
+      // finishes before the command goes on: the live stream is closed, and no backoff is
+      // waited out, so this ends once each call is answered.
       if !waitsOutBackoffs { await appeared.finish() }
+    } else {
+      await send(.refreshRequested)
     }
     if extent == .all {
-      while feature.hasMore, feature.error == nil { await send(.loadMoreRequested) }
+      while feature.paging.hasMore, feature.error == nil { await send(.loadMoreRequested) }
     }
     try failIfError()
   }
 
   /// The notifications `request` passes, as the list shows them: the backend's filtered pages
-  /// (the first, or every one when `all`) with the changes the feature has not confirmed
-  /// applied, and the local notices and pushes the backend does not list yet that pass, in
-  /// their place. Costs what it lists, however many notifications do not pass.
+  /// (the first, or every one when `all`) with the person's changes the log holds replayed on
+  /// them, and the local notices and pushes the backend does not list yet that pass, in their
+  /// place. Costs what it lists, however many notifications do not pass.
   ///
   /// - Returns: The notifications, newest first, and whether the backend has more.
   func filtered(_ request: PageRequest, all: Bool) async throws(CLIError)
@@ -117,7 +123,7 @@ final class Session {
     var request = request
     var listed: [NotificationData] = []
     var hasMore = false
-    let sync = feature.sync
+    let log = feature.log
     repeat {
       let page: NotificationPage
       do {
@@ -125,8 +131,8 @@ final class Session {
       } catch {
         throw .failed(describe(UserFacingError(error)))
       }
-      for notification in page.items where !feature.deletedIDs.contains(notification.id) {
-        if let shown = sync.applyingPendingChanges(to: notification), request.passes(shown) {
+      for notification in page.items {
+        if let shown = log.replaying(on: notification), request.passes(shown) {
           listed.append(shown)
         }
       }
@@ -135,8 +141,8 @@ final class Session {
     } while all && hasMore
     let oldest = listed.last
     let listedIDs = Set(listed.map(\.id))
-    let own = feature.notifications.elements.filter { notification in
-      (notification.isLocal || feature.unlistedPushIDs.contains(notification.id))
+    let own = feature.shown.elements.filter { notification in
+      log.unlisted.contains(id: notification.id)
         && !listedIDs.contains(notification.id) && request.passes(notification)
         && !(hasMore && oldest.map { NotificationData.isOrderedBefore($0, notification) } ?? false)
     }
@@ -154,11 +160,21 @@ final class Session {
   /// A note for stderr when changes are waiting to reach the server: made here (the feature
   /// shows no error for a change it will send again), saved, and sent by a later command.
   var unsentNote: String? {
-    guard let server, !feature.sync.outbox.isEmpty else { return nil }
-    let count = feature.sync.outbox.count
+    guard let server else { return nil }
+    let count = feature.log.unsent.count
+    guard count > 0 else { return nil }
     return "note: Cannot reach the server at \(server.url.absoluteString): \(count) change"
       + "\(count == 1 ? " is" : "s are") saved, and the next command that reaches the server sends "
       + "\(count == 1 ? "it" : "them")."
+  }
+
+  /// The notes for standard error that came up since the last call: the changes earlier
+  /// commands saved that the server refused (see ``EarlierChanges``).
+  func takeNotes() -> [String] {
+    notes.withLock { notes in
+      defer { notes = [] }
+      return notes
+    }
   }
 
   /// What went wrong, for a person at a terminal: the app's sentences ("Your session has
@@ -172,9 +188,11 @@ final class Session {
     case .unauthorized:
       return "The server at \(address) refused the token: check the --token value."
     case .network:
-      return "Cannot reach the server at \(address): check that it is running and that the --server URL is right."
+      return
+        "Cannot reach the server at \(address): check that it is running and that the --server URL is right."
     case .notFound:
-      return "The server at \(address) does not serve the notifications API (404): check the --server URL."
+      return
+        "The server at \(address) does not serve the notifications API (404): check the --server URL."
     default:
       return error.message
     }
@@ -182,15 +200,28 @@ final class Session {
 }
 
 /// The clock of a command that ends when its work is done: its sleeps end at once, cancelled.
-/// The feature sleeps only to back off: before it sends a queued change again (for minutes, up
-/// to `NotificationSyncEngine.maximumOutboxAttempts` times) or reconnects its live stream. A
-/// command does not wait for those: the queued change stays saved with the inbox's settings,
-/// and the next command's launch sends it. (`watch` keeps the continuous clock.)
+/// The feature sleeps only to back off: before it sends a queued change again (for up to five
+/// minutes) or reconnects its live stream. A command does not wait for those: the queued change
+/// stays in the change log, saved in the inbox, and the next command's launch sends it.
+/// (`watch` keeps the continuous clock.)
 struct NoWaitingClock: Clock {
   var now: ContinuousClock.Instant { .now }
   var minimumResolution: Duration { .zero }
 
   func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
     throw CancellationError()
+  }
+}
+
+extension ChangeLog {
+  /// The person's changes the server has not applied, and that wait for nothing but the
+  /// server (not for a push to be listed): what a note says is saved for a later command.
+  var unsent: [ChangeRecord] {
+    records.filter { record in
+      switch record.status {
+      case .pending, .sending, .waiting: true
+      case .awaitingListing, .acknowledged: false
+      }
+    }
   }
 }

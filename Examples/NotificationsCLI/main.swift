@@ -37,10 +37,12 @@ func main() async -> Int32 {
       return 0
     }
     // The command line is checked before the inbox is opened, so that a mistake changes nothing.
-    let maximumEvents = try arguments.number("--max-events", in: 1...Int.max, default: Int.max) ?? .max
+    let maximumEvents =
+      try arguments.number("--max-events", in: 1...Int.max, default: Int.max) ?? .max
     var server: Session.Server?
     if let address = arguments.options["--server"] {
-      guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https", url.host != nil
+      guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https",
+        url.host != nil
       else {
         throw CLIError.usage(
           "--server needs an http(s) URL, like http://127.0.0.1:8080, not '\(address)'",
@@ -56,7 +58,8 @@ func main() async -> Int32 {
     } else if arguments.options["--token"] != nil {
       throw CLIError.usage("--token goes with --server URL", command: arguments.command)
     }
-    let url = arguments.options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox.defaultURL()
+    let url =
+      arguments.options["--inbox"].map { URL(fileURLWithPath: $0) } ?? LocalInbox.defaultURL()
     let inbox = LocalInbox(url: url)
     if arguments.flags.contains("--recover") {
       let moved: URL?
@@ -83,7 +86,8 @@ func main() async -> Int32 {
     var backend = AppBackend.localInbox(inbox)
     if let server {
       // A database beside the local inbox caches the server's feed (shown at once, and when the
-      // server cannot be reached) and keeps the feature's settings for that server.
+      // server cannot be reached) and keeps the feature's settings and change log for that server
+      // and account.
       let cache = LocalInbox(
         url: AppBackend.cacheURL(for: server.url, account: server.token, beside: inbox.url))
       do {
@@ -93,15 +97,20 @@ func main() async -> Int32 {
       }
       var live = NotificationClient.live(baseURL: server.url, token: server.token)
       if arguments.command != "watch" {
-        // Only watch follows the live stream; another command would open it at launch and
-        // close it right after the first page, for nothing.
+        // Only watch follows the live stream; another command would open it after the first
+        // page (the feature does, as an app's list on screen would) and close it right away,
+        // for nothing. Its catch-up is skipped too: a request cancelled in flight crashes
+        // FoundationNetworking on Linux ("a task that is not in the registry").
         live.updates = { _ in
-          let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>.makeStream()
+          let (stream, continuation) = AsyncThrowingStream<NotificationEvent, any Error>
+            .makeStream()
           continuation.onTermination = { _ in _ = continuation }
           return stream
         }
+        live.changesSince = { _ in [] }
       }
-      backend = .server(live, cachedIn: cache)
+      backend = .server(
+        live, cachedIn: cache, scope: AppBackend.scope(for: server.url, account: server.token))
     }
     // Only watch follows the feature for as long as it runs; every other command ends when its
     // work is done, leaving a retry after a backoff to the next command.
@@ -124,11 +133,15 @@ func main() async -> Int32 {
       try await watch(session: session, renderer: renderer, maximumEvents: maximumEvents)
       return 0
     default:
-      print(try await run(arguments, session: session, renderer: renderer))
-      if let note = session.unsentNote {
-        fflush(nil)
-        FileHandle.standardError.write(Data("\(note)\n".utf8))
+      let output: String
+      do {
+        output = try await run(arguments, session: session, renderer: renderer)
+      } catch {
+        reportNotes(session.takeNotes())
+        throw error
       }
+      print(output)
+      reportNotes(session.takeNotes() + [session.unsentNote].compactMap { $0 })
       return 0
     }
   } catch let error as CLIError {
@@ -140,12 +153,20 @@ func main() async -> Int32 {
   }
 }
 
+/// Writes `notes` to standard error, one a line, after what was printed.
+func reportNotes(_ notes: [String]) {
+  guard !notes.isEmpty else { return }
+  fflush(nil)
+  FileHandle.standardError.write(Data(notes.map { "\($0)\n" }.joined().utf8))
+}
+
 /// Why a file could not be read, in words (not `NSCocoaErrorDomain error 260`).
 func describe(fileError error: any Error) -> String {
   switch (error as? CocoaError)?.code {
   case .fileReadNoSuchFile?, .fileNoSuchFile?: return "there is no such file"
   case .fileReadNoPermission?: return "permission denied"
-  case .fileReadInapplicableStringEncoding?, .fileReadUnknownStringEncoding?: return "it is not UTF-8 text"
+  case .fileReadInapplicableStringEncoding?, .fileReadUnknownStringEncoding?:
+    return "it is not UTF-8 text"
   default:
     var isDirectory: ObjCBool = false
     if let path = (error as NSError).userInfo[NSFilePathErrorKey] as? String,

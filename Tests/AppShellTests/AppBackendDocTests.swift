@@ -17,17 +17,22 @@ struct AppBackendDocTests {
     let serverURL = try #require(URL(string: "http://127.0.0.1:9"))
     let token: String? = nil
     // What a session on the server cached before.
-    let earlier = LocalInbox(url: AppBackend.cacheURL(for: serverURL, account: token, beside: inboxURL))
+    let earlier = LocalInbox(
+      url: AppBackend.cacheURL(for: serverURL, account: token, beside: inboxURL))
     let server = InMemoryNotificationBackend(seed: AppBackendTests.feed)
-    _ = try await AppBackend.server(server.client, cachedIn: earlier).notificationClient
-      .fetchPage(PageRequest(limit: NotificationsFeature.pageSize))
+    _ = try await AppBackend.server(
+      server.client, cachedIn: earlier, scope: AppBackend.scope(for: serverURL, account: token)
+    ).notificationClient
+      .fetchPage(PageRequest(limit: NotificationFeature.pageSize))
 
     // snippet: app-backend
-    let cache = LocalInbox(url: AppBackend.cacheURL(for: serverURL, account: token, beside: inboxURL))
+    let cache = LocalInbox(
+      url: AppBackend.cacheURL(for: serverURL, account: token, beside: inboxURL))
+    let scope = AppBackend.scope(for: serverURL, account: token)
     let store = Store(initialState: AppFeature.State()) {
       AppFeature()
     } withDependencies: {
-      $0.use(.server(.live(baseURL: serverURL, token: token), cachedIn: cache))
+      $0.use(.server(.live(baseURL: serverURL, token: token), cachedIn: cache, scope: scope))
     }
     store.send(.launched)
     store.send(.notifications(.onAppear))

@@ -10,7 +10,7 @@ import Testing
 /// push that cannot be read is shown as an error. A tapped contact or alert push routes the shell.
 @MainActor
 struct AppFeatureRenderingTests {
-  static let announced: NotificationsFeature.BannerOptions = [.banner, .sound, .badge]
+  static let announced: NotificationFeature.BannerOptions = [.banner, .sound, .badge]
   static let first = NotificationData(
     id: "b1", type: .alert, title: "First", message: "One", timestamp: AppFeatureTests.now,
     target: .alert(alertID: "a1"))
@@ -45,16 +45,15 @@ struct AppFeatureRenderingTests {
 
   @Test func aPushInTheForegroundQueuesItsBanner() async {
     let store = makeStore()
-    let json = #"{"id":"b1","type":"alert","alertId":"a1","title":"First","body":"One","timestamp":1700000000}"#
+    let json =
+      #"{"id":"b1","type":"alert","alertId":"a1","title":"First","body":"One","timestamp":1700000000}"#
     await store.send(.notifications(.pushReceived(Data(json.utf8)))) {
-      $0.notifications.notifications.insert(Self.first, at: 0)
-      $0.notifications.unlistedPushIDs = ["b1"]
-      $0.notifications.pushesBeingSaved = NotificationsFeature.SavedPushes(pushes: [Self.first])
+      $0.notifications.log.receive(Self.first, at: AppFeatureTests.now)
+      $0.notifications.shown.insert(Self.first, at: 0)
     }
     await store.receive(.notifications(.delegate(.presentBanner(Self.first, Self.announced)))) {
       $0.banners = [AppFeature.Banner(notification: Self.first, options: Self.announced)]
     }
-    await store.receive(.notifications(.pushesSaved)) { $0.notifications.pushesBeingSaved = nil }
     await store.receive(.notifications(.delegate(.unreadCountChanged(2)))) { $0.unreadCount = 2 }
   }
 
@@ -71,21 +70,26 @@ struct AppFeatureRenderingTests {
   }
 
   @Test func aFailedChangeShowsTheFeaturesErrorAndDismissingClearsBoth() async {
+    // Holds the answer until the count the change made at once is asserted.
+    let answer = AsyncStream<Void>.makeStream()
     let store = AppFeatureTests().makeStore(AppFeatureTests.shell()) {
-      $0.notificationClient.markAsRead = { _ in throw UserFacingError.notFound }
+      $0.notificationClient.markAsRead = { _ in
+        for await _ in answer.stream { break }
+        throw UserFacingError.notFound
+      }
     }
     await store.send(.notifications(.markAsRead("n1"))) {
-      $0.notifications.notifications[id: "n1"]?.isRead = true
-      $0.notifications.sync.pendingChanges[AppFeatureTests.changeID] =
-        .setRead(id: "n1", isRead: true, previous: false)
-    }
-    await store.receive(.notifications(.sync(.changeFailed(AppFeatureTests.changeID, .notFound)))) {
-      $0.notifications.sync.pendingChanges = [:]
+      $0.notifications.log.record(.markAsRead("n1"), id: AppFeatureTests.changeID)
+      $0.notifications.log.markSending(AppFeatureTests.changeID)
+      $0.notifications.shown[id: "n1"]?.isRead = true
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
-    let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
-    await store.receive(.notifications(.sync(.delegate(.rollBack(change, error: .notFound))))) {
-      $0.notifications.notifications[id: "n1"]?.isRead = false
+    answer.continuation.yield()
+    // Refused for good: the change leaves the log, and n1 is shown as the server has it.
+    await store.receive(.notifications(.changeFailed(AppFeatureTests.changeID, .notFound))) {
+      _ = $0.notifications.log.fail(
+        AppFeatureTests.changeID, with: .notFound, at: AppFeatureTests.now)
+      $0.notifications.shown[id: "n1"]?.isRead = false
       $0.notifications.error = .notFound
     }
     await store.receive(.notifications(.delegate(.errorOccurred(.notFound)))) {
@@ -117,7 +121,8 @@ struct AppFeatureRenderingTests {
     var state = AppFeatureTests.shell([added])
     state.isReady = true
     let store = makeStore(state)
-    let tap = #"{"id":"n3","type":"added","contactId":"c2","title":"Added","body":"Ada","timestamp":1700000000}"#
+    let tap =
+      #"{"id":"n3","type":"added","contactId":"c2","title":"Added","body":"Ada","timestamp":1700000000}"#
     await store.send(.pushTapped(Data(tap.utf8)))
     await store.receive(.notifications(.notificationResponse(Data(tap.utf8)))) {
       $0.notifications.lastTap = .navigated(id: "n3")
@@ -136,7 +141,8 @@ struct AppFeatureRenderingTests {
     state.isReady = true
     state.selectedTab = .settings
     let store = makeStore(state)
-    let tap = #"{"id":"n2","type":"alert","alertId":"a1","title":"Alert","body":"Smoke","timestamp":1700000000}"#
+    let tap =
+      #"{"id":"n2","type":"alert","alertId":"a1","title":"Alert","body":"Smoke","timestamp":1700000000}"#
     await store.send(.pushTapped(Data(tap.utf8)))
     await store.receive(.notifications(.notificationResponse(Data(tap.utf8)))) {
       $0.notifications.lastTap = .navigated(id: "n2")

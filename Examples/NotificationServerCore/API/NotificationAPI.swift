@@ -100,7 +100,8 @@ public final class NotificationAPI: Sendable {
   /// files, and what to run on the server) goes to the server's log.
   func internalError(_ reason: String) -> HTTPResponse {
     log("error: \(reason)")
-    return .error(500, code: "internal_error", message: "The server's inbox failed; its log says why.")
+    return .error(
+      500, code: "internal_error", message: "The server's inbox failed; its log says why.")
   }
 
   static let notFound = HTTPResponse.error(404, code: "not_found", message: "Not found")
@@ -138,7 +139,9 @@ public final class NotificationAPI: Sendable {
     guard digits, !text.isEmpty, text.utf8.count <= 18, let value = Int(text), range.contains(value)
     else {
       throw InvalidParameter(
-        message: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text.prefix(40))")
+        message:
+          "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text.prefix(40))"
+      )
     }
     return value
   }
@@ -157,7 +160,8 @@ public final class NotificationAPI: Sendable {
     switch request.query[name] {
     case nil, "false": return false
     case "true": return true
-    case let value?: throw InvalidParameter(message: "\(name) must be true or false, not \(value.prefix(40))")
+    case let value?:
+      throw InvalidParameter(message: "\(name) must be true or false, not \(value.prefix(40))")
     }
   }
 
@@ -165,7 +169,8 @@ public final class NotificationAPI: Sendable {
   static func pageCursor(in request: HTTPRequest) throws(InvalidParameter) -> String? {
     guard let cursor = request.query["cursor"] else { return nil }
     guard PageKey(cursor: cursor) != nil else {
-      throw InvalidParameter(message: "cursor must be a page's nextCursor, not \(cursor.prefix(40))")
+      throw InvalidParameter(
+        message: "cursor must be a page's nextCursor, not \(cursor.prefix(40))")
     }
     return cursor
   }
@@ -188,7 +193,8 @@ public final class NotificationAPI: Sendable {
     switch (body.upTo, body.upToID, body.everything ?? false) {
     case (let text?, let id?, false):
       guard let timestamp = ISO8601.date(from: text) else {
-        throw InvalidParameter(message: "upTo must be an ISO-8601 timestamp, not \(text.prefix(40))")
+        throw InvalidParameter(
+          message: "upTo must be an ISO-8601 timestamp, not \(text.prefix(40))")
       }
       try NotificationData.checkID(id)
       return .upTo(FeedPosition(timestamp: timestamp, id: id))
@@ -196,7 +202,9 @@ public final class NotificationAPI: Sendable {
       return .everything
     default:
       throw InvalidParameter(
-        message: #"a clear-all names what it deletes: {"upTo": ISO-8601, "upToID": id} or {"everything": true}"#)
+        message:
+          #"a clear-all names what it deletes: {"upTo": ISO-8601, "upToID": id} or {"everything": true}"#
+      )
     }
   }
 
@@ -207,8 +215,8 @@ public final class NotificationAPI: Sendable {
   }
 
   /// The entity `/unread` asks about: exactly one of `contact`, `alert` and `ping`, with an id.
-  static func entity(in request: HTTPRequest) throws -> NotificationsFeature.Entity {
-    let given: [NotificationsFeature.Entity] = [
+  static func entity(in request: HTTPRequest) throws -> NotificationFeature.Entity {
+    let given: [NotificationFeature.Entity] = [
       request.query["contact"].map { .contact($0) }, request.query["alert"].map { .alert($0) },
       request.query["ping"].map { .ping($0) },
     ].compactMap { $0 }
@@ -364,7 +372,8 @@ public final class NotificationAPI: Sendable {
       data = try? encoder.encode(notifications)
     }
     return ServerSentEvent(
-      event: name, id: event.cursor?.description, data: String(decoding: data ?? Data(), as: UTF8.self))
+      event: name, id: event.cursor?.description,
+      data: String(decoding: data ?? Data(), as: UTF8.self))
   }
 
   /// Decodes a request body, which must be JSON as RFC 8259 writes it: Foundation's decoder
@@ -381,7 +390,8 @@ public final class NotificationAPI: Sendable {
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch {
-      throw UserFacingError.invalidData(reason: "The request body is not the JSON this request takes")
+      throw UserFacingError.invalidData(
+        reason: "The request body is not the JSON this request takes")
     }
   }
 }

@@ -59,10 +59,11 @@ func waitFor(
     let list = store.state.notifications
     Issue.record(
       """
-      Waited \(timeout) for \(expectation). The list shows \(list.notifications.ids), \
-      isLoading \(list.isLoading), hasLoadedOnce \(list.hasLoadedOnce), \
-      isLoadingPreferences \(list.isLoadingPreferences), connection \(list.connection), \
-      outbox \(list.sync.outbox), badge "\(store.state.badgeText)", error \(String(describing: list.error)).
+      Waited \(timeout) for \(expectation). The list shows \(list.shown.ids), \
+      launch \(list.launch), isLoading \(list.paging.isLoading), \
+      listing \(String(describing: list.server.listing)), connection \(list.connection), \
+      log \(list.log.records.map { ($0.intent, $0.status) }), unlisted \(list.log.unlisted.ids), \
+      badge "\(store.state.badgeText)", error \(String(describing: list.error)).
       """,
       sourceLocation: sourceLocation)
     throw WaitTimedOut()
@@ -75,14 +76,43 @@ struct WaitTimedOut: Error {}
 
 extension AppFeature.State {
   /// The ids of the notifications listed, newest first.
-  var listedIDs: [String] { notifications.notifications.ids }
+  var listedIDs: [String] { notifications.shown.ids }
 
-  /// Whether the list has its first page (the server's, or the cache's in its place when the
-  /// server cannot be reached) and the saved settings, and loads nothing.
+  /// Whether the launch has read what was saved (the change log, the settings) and the list
+  /// has the answer to its first page (the server's, or the cache's in its place when the
+  /// server cannot be reached), and loads nothing.
   var hasLoaded: Bool {
-    notifications.hasLoadedOnce && !notifications.isLoading
-      && !notifications.isLoadingPreferences
+    notifications.launch == .ready && !notifications.paging.isLoading
   }
+}
+
+/// Waits until `store` holds a saved log that satisfies `condition` (a write is applied after
+/// the state that asked for it), and returns it. When none does within `timeout`, records an
+/// issue naming `expectation` and throws.
+@MainActor
+@discardableResult
+func waitForSaved(
+  _ expectation: String, in store: ChangeLogStore, timeout: Duration = .seconds(90),
+  sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  _ condition: (ChangeLog) -> Bool
+) async throws -> ChangeLog {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: timeout)
+  var saved = try await store.load()
+  while !condition(saved) {
+    guard clock.now < deadline else {
+      Issue.record(
+        """
+        Waited \(timeout) for \(expectation). The saved log holds \
+        \(saved.records.map { ($0.intent, $0.status) }), unlisted \(saved.unlisted.ids).
+        """,
+        sourceLocation: sourceLocation)
+      throw WaitTimedOut()
+    }
+    try await Task.sleep(for: .milliseconds(10))
+    saved = try await store.load()
+  }
+  return saved
 }
 
 /// `server` with every call held until `gate` is resumed: a server that is slow to answer.
@@ -101,33 +131,13 @@ func held(_ server: NotificationClient, until gate: TestContinuation<Void>) -> N
     try await gate.value
     return try await server.changesSince(cursor)
   }
-  client.markAsRead = { id in
-    try await gate.value
-    try await server.markAsRead(id)
-  }
-  client.markAsUnread = { id in
-    try await gate.value
-    try await server.markAsUnread(id)
-  }
-  client.markAllAsRead = { ids in
-    try await gate.value
-    try await server.markAllAsRead(ids)
-  }
-  client.delete = { id in
-    try await gate.value
-    try await server.delete(id)
-  }
-  client.deleteAll = {
-    try await gate.value
-    try await server.deleteAll()
-  }
-  client.deleteAllUpTo = { bound in
-    try await gate.value
-    try await server.deleteAllUpTo(bound)
-  }
   client.fetchNotification = { id in
     try await gate.value
     return try await server.fetchNotification(id)
+  }
+  client.apply = { request in
+    try await gate.value
+    return try await server.apply(request)
   }
   return client
 }
