@@ -89,7 +89,7 @@ final class Session {
   /// has not listed, the notices; the filter) before its first page. Its live stream is never
   /// followed: only `watch` follows it.
   func load(_ extent: Extent = .all) async throws(CLIError) {
-    if feature.launch == .notStarted {
+    if case .notStarted = feature.launch {
       let appeared = store.send(.notifications(.onAppear))
       for await state in store.states
       where state.notifications.launch == .ready && !state.notifications.paging.isLoading {

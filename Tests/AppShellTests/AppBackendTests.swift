@@ -126,15 +126,7 @@ struct AppBackendTests {
     let refreshed = try await waitFor("the server's feed", in: relaunched) {
       $0.hasLoaded && $0.notifications.server.listing != nil
     }
-    withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): a push the server never lists does not stay \
-      until it is deleted.
-      """
-    ) {
-      #expect(refreshed.listedIDs == ["p1", "n1", "n2", "n3"])
-    }
+    #expect(refreshed.listedIDs == ["p1", "n1", "n2", "n3"])
     relaunched.cancelAll()
   }
 
@@ -189,16 +181,8 @@ struct AppBackendTests {
 
     let relaunched = launchShell(.localInbox(inbox))
     let restored = try await waitFor("the inbox's feed", in: relaunched) { $0.hasLoaded }
-    withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the local inbox never lists a push, so the \
-      relaunch's first page drops it.
-      """
-    ) {
-      #expect(restored.listedIDs == ["p1", "n1", "n2", "n3"])
-      #expect(restored.unreadCount == 3)
-    }
+    #expect(restored.listedIDs == ["p1", "n1", "n2", "n3"])
+    #expect(restored.unreadCount == 3)
     relaunched.cancelAll()
   }
 

@@ -33,15 +33,7 @@ extension CLITests {
     let listed = try await cli.listed("--all")
     let titles = Set(listed.compactMap { $0["title"] as? String })
     #expect(titles.isSuperset(of: (0..<count).map { "Notice \($0)" }))
-    withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the local inbox never lists a push, so each \
-      later command's first page drops the pushes earlier ones received.
-      """
-    ) {
-      #expect(titles.isSuperset(of: (0..<count).map { "Push \($0)" }))
-    }
+    #expect(titles.isSuperset(of: (0..<count).map { "Push \($0)" }))
   }
 
   /// Issue #24, item 4: a change queued while the server is down is kept through any number of

@@ -270,18 +270,10 @@ struct CLITests {
     let push = try await cli(
       "push", #"{"id":"p1","type":"ping","pingId":"x","contactId":"c7","title":"Hi"}"#)
     #expect(push.output == "Delivered p1: Hi\n")
-    await withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the local inbox never lists a push, so the \
-      next command's first page drops it.
-      """
-    ) {
-      let shown = try await cli("show", "p1").output
-      #expect(shown.contains("opens:     ping x of contact c7"))
-      let tapped = try await cli("tap", "p1").output
-      #expect(tapped == "Opened the contacts tab: contact c7, ping x\n")
-    }
+    let shown = try await cli("show", "p1").output
+    #expect(shown.contains("opens:     ping x of contact c7"))
+    let tapped = try await cli("tap", "p1").output
+    #expect(tapped == "Opened the contacts tab: contact c7, ping x\n")
   }
 
   @Test func openMarksEverythingAboutAnEntityReadAndListHighlightsEntities() async throws {
@@ -290,21 +282,13 @@ struct CLITests {
     _ = try await cli("push", #"{"id":"a","type":"ping","pingId":"p1","contactId":"c1"}"#)
     _ = try await cli("push", #"{"id":"b","type":"role","contactId":"c1"}"#)
     _ = try await cli("push", #"{"id":"c","type":"alert","alertId":"x9","priority":"high"}"#)
-    await withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the local inbox never lists a push, so the \
-      next command's first page drops it.
-      """
-    ) {
-      let list = try await cli("list").output
-      #expect(list.contains("highlighted: alert x9, contact c1, ping p1"))
-      #expect(list.contains("!!"))
-      #expect(
-        try await cli("open", "contact", "c1").output
-          == "Opened contact c1: marked 2 notifications read.\n")
-      #expect(try await cli("list").output.hasSuffix("1 unread\nhighlighted: alert x9\n"))
-    }
+    let list = try await cli("list").output
+    #expect(list.contains("highlighted: alert x9, contact c1, ping p1"))
+    #expect(list.contains("!!"))
+    #expect(
+      try await cli("open", "contact", "c1").output
+        == "Opened contact c1: marked 2 notifications read.\n")
+    #expect(try await cli("list").output.hasSuffix("1 unread\nhighlighted: alert x9\n"))
     let planet = try await cli("open", "planet", "x")
     #expect(planet.status == 2)
     #expect(
@@ -975,18 +959,10 @@ struct CLITests {
     let result = try await cli("run", script.path)
     #expect(result.status == 1)
     #expect(!result.output.contains("\r"))
-    withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the local inbox never lists a push, so the \
-      next line's refresh drops it.
-      """
-    ) {
-      #expect(
-        result.output.hasPrefix(
-          "Delivered p1: Hi there\nDelivered p2: Fire\nMarked p1 read.\nHi there\n"))
-      #expect(result.error == "error: line 6: No notification with id nope.\n")
-    }
+    #expect(
+      result.output.hasPrefix(
+        "Delivered p1: Hi there\nDelivered p2: Fire\nMarked p1 read.\nHi there\n"))
+    #expect(result.error == "error: line 6: No notification with id nope.\n")
   }
 
   @Test func aScriptLineCannotChangeTheSession() async throws {
@@ -1090,29 +1066,21 @@ struct CLITests {
     let page = try await LocalInbox(url: cli.inbox).notificationClient.fetchPage(
       PageRequest(limit: 50))
     #expect(page.items == [])
-    await withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the local inbox never lists a push, so the \
-      next command's first page drops it.
-      """
-    ) {
-      // Each command is a relaunch: the next one still lists it, and reads it.
-      let list = try await cli("list").output
-      #expect(list.contains("p1  Fire"))
-      #expect(list.hasSuffix("1 unread\nhighlighted: alert a1\n"))
-      #expect(try await cli("read", "p1").output == "Marked p1 read.\n")
-      #expect(try await cli("list").output.hasSuffix("0 unread\n"))
-      #expect(try await cli("unread", "p1").output == "Marked p1 unread.\n")
-      #expect(try await cli("list").output.hasSuffix("1 unread\nhighlighted: alert a1\n"))
-      #expect(try await cli("delete", "p1").output == "Deleted p1.\n")
-      #expect(try await cli("list").output == "No notifications.\n0 unread\n")
-      // A late duplicate delivery does not bring it back.
-      let duplicate = try await cli("push", push)
-      #expect(duplicate.status == 1)
-      #expect(duplicate.error == "error: The push was not delivered.\n")
-      #expect(try await cli("list").output == "No notifications.\n0 unread\n")
-    }
+    // Each command is a relaunch: the next one still lists it, and reads it.
+    let list = try await cli("list").output
+    #expect(list.contains("p1  Fire"))
+    #expect(list.hasSuffix("1 unread\nhighlighted: alert a1\n"))
+    #expect(try await cli("read", "p1").output == "Marked p1 read.\n")
+    #expect(try await cli("list").output.hasSuffix("0 unread\n"))
+    #expect(try await cli("unread", "p1").output == "Marked p1 unread.\n")
+    #expect(try await cli("list").output.hasSuffix("1 unread\nhighlighted: alert a1\n"))
+    #expect(try await cli("delete", "p1").output == "Deleted p1.\n")
+    #expect(try await cli("list").output == "No notifications.\n0 unread\n")
+    // A late duplicate delivery does not bring it back.
+    let duplicate = try await cli("push", push)
+    #expect(duplicate.status == 1)
+    #expect(duplicate.error == "error: The push was not delivered.\n")
+    #expect(try await cli("list").output == "No notifications.\n0 unread\n")
   }
 
   @Test func tracePrintsEachActionWithTheStateChangeItCaused() async throws {
@@ -1222,16 +1190,8 @@ struct CLITests {
     #expect(highlighted.range(of: #" and \d+ more$"#, options: .regularExpression) != nil)
     // A notification without a message shows no empty line for it.
     _ = try await cli("push", #"{"id":"q","type":"system","title":"Hi"}"#)
-    await withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the local inbox never lists a push, so the \
-      next command's first page drops it.
-      """
-    ) {
-      let shown = try await cli("show", "q").output
-      #expect(shown.hasPrefix("Hi\n\nid:        q\n"))
-    }
+    let shown = try await cli("show", "q").output
+    #expect(shown.hasPrefix("Hi\n\nid:        q\n"))
   }
 
   /// The demo's sections, in order.
@@ -1280,19 +1240,11 @@ struct CLITests {
     // After the relaunch the pushed notification is still listed first, and read.
     let relaunch = try #require(headers.last)
     let table = lines[(relaunch + 1)...]
-    withKnownIssue(
-      """
-      NotificationFeature drops a push received before a first page was asked for that the \
-      page does not list (expireUnlistedPushes): the demo's inbox never lists push-1, so the \
-      relaunch's first page drops it.
-      """
-    ) {
-      #expect(table.first?.hasSuffix(" push-1  Ping from Grace") == true)
-      #expect(table.first?.hasPrefix("  ") == true)
-      #expect(
-        result.output.hasSuffix(
-          "push-1 is listed and read (the inbox never had it; the app kept it).\n"))
-    }
+    #expect(table.first?.hasSuffix(" push-1  Ping from Grace") == true)
+    #expect(table.first?.hasPrefix("  ") == true)
+    #expect(
+      result.output.hasSuffix(
+        "push-1 is listed and read (the inbox never had it; the app kept it).\n"))
   }
 
   @Test func theDemoTracesOnStderrAndTellsTheSameStory() async throws {

@@ -34,24 +34,40 @@ struct ServerExecutableTests {
     for value in ["0", "-1", "x", "100000"] {
       let (status, error) = try await refuse(["--heartbeat", value])
       #expect(status == 2, "--heartbeat \(value)")
-      #expect(error == "error: --heartbeat takes seconds from 0.01 to 86400\n" + hint, "--heartbeat \(value)")
+      #expect(
+        error == "error: --heartbeat takes seconds from 0.01 to 86400\n" + hint,
+        "--heartbeat \(value)")
     }
     for value in ["0", "-5", "many", "100001"] {
       let (status, error) = try await refuse(["--max-connections", value])
       #expect(status == 2, "--max-connections \(value)")
-      #expect(error == "error: --max-connections takes 1 to 100000\n" + hint, "--max-connections \(value)")
+      #expect(
+        error == "error: --max-connections takes 1 to 100000\n" + hint, "--max-connections \(value)"
+      )
     }
   }
 
   @Test func unknownOptionsAndMalformedValuesAreRefused() async throws {
     for (arguments, expected) in [
-      (["--bogus", "1"], "error: Unknown option '--bogus'.\nThe options are --port, --inbox, --token,"),
+      (
+        ["--bogus", "1"],
+        "error: Unknown option '--bogus'.\nThe options are --port, --inbox, --token,"
+      ),
       (["--prot", "1"], "error: Unknown option '--prot'; did you mean '--port'?\n"),
-      (["--fail-rate", "abc"], "error: --fail-rate takes a fraction from 0 to 1, like 0.2, not 'abc'\n"),
-      (["--fail-rate", "2"], "error: --fail-rate takes a fraction from 0 to 1, like 0.2, not '2'\n"),
-      (["--latency", "soon"], "error: --latency takes milliseconds from 0 to 600000, not 'soon'\n"),
+      (
+        ["--fail-rate", "abc"],
+        "error: --fail-rate takes a fraction from 0 to 1, like 0.2, not 'abc'\n"
+      ),
+      (
+        ["--fail-rate", "2"], "error: --fail-rate takes a fraction from 0 to 1, like 0.2, not '2'\n"
+      ),
+      (
+        ["--latency", "soon"], "error: --latency takes milliseconds from 0 to 600000, not 'soon'\n"
+      ),
       (["--fail-next", "3"], "error: --fail-next takes COUNT:STATUS, like 3:503, not '3'\n"),
-      (["--fail-next", "3:200"], "error: --fail-next takes COUNT:STATUS, like 3:503, not '3:200'\n"),
+      (
+        ["--fail-next", "3:200"], "error: --fail-next takes COUNT:STATUS, like 3:503, not '3:200'\n"
+      ),
       (["--port", "--inbox", "x"], "error: --port needs a value\n"),
       (["--inbox"], "error: --inbox needs a value\n"),
       (["extra"], "error: Unexpected argument 'extra': every option is --NAME VALUE\n"),
@@ -78,7 +94,10 @@ struct ServerExecutableTests {
       return (process.terminationStatus, text)
     }
     #expect(status == 0)
-    for option in ["--port", "--inbox", "--token", "--latency", "--fail-rate", "--fail-next", "--heartbeat", "--max-connections"] {
+    for option in [
+      "--port", "--inbox", "--token", "--latency", "--fail-rate", "--fail-next", "--heartbeat",
+      "--max-connections",
+    ] {
       #expect(text.contains("\n  \(option) "), "\(option)")
     }
   }
@@ -86,8 +105,11 @@ struct ServerExecutableTests {
   @Test func aPortInUseIsNamedInWords() async throws {
     let first = Process()
     first.executableURL = Self.executable
-    first.arguments = ["--port", "0", "--inbox", FileManager.default.temporaryDirectory
-      .appendingPathComponent("loom-server-\(UUID().uuidString).sqlite").path]
+    first.arguments = [
+      "--port", "0", "--inbox",
+      FileManager.default.temporaryDirectory
+        .appendingPathComponent("loom-server-\(UUID().uuidString).sqlite").path,
+    ]
     let output = Pipe()
     first.standardOutput = output
     first.standardError = FileHandle.nullDevice
@@ -102,12 +124,16 @@ struct ServerExecutableTests {
       guard !byte.isEmpty else { break }
       line.append(byte)
     }
-    let port = try #require(String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap {
-      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
-    })
+    let port = try #require(
+      String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      })
     let (status, error) = try await refuse(["--port", "\(port)"])
     #expect(status == 1)
-    #expect(error == "error: Cannot listen on port \(port): it is in use; pick another with --port (0 picks a free one).\n")
+    #expect(
+      error
+        == "error: Cannot listen on port \(port): it is in use; pick another with --port (0 picks a free one).\n"
+    )
   }
 
   /// A corrupt inbox is refused at start, with what to run: it used to start, say 200 to
