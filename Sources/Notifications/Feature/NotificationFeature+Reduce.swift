@@ -123,7 +123,7 @@ extension NotificationFeature {
         state.reshow([copy.id])
       case .deleted(let id):
         state.log.serverRemoved([id])
-        forgetSeen(&state)
+        forgetSeen(&state, reflectedIn: [id])
         state.reshow([id])
       case .snapshot(let copies):
         state.log.serverListed(copies.lazy.map(\.id))

@@ -23,7 +23,8 @@ import Foundation
 /// Rules it keeps (`ServerFeedTests` delivers a server's history late, twice and out of order,
 /// and checks them):
 ///
-/// 1. A copy replaces the one held only if it is not older.
+/// 1. A copy replaces the one held only if it is not older (a copy with no version is older than
+///    one with a version).
 /// 2. A deletion at a cursor removes a copy not newer than it, and is remembered (at least the
 ///    newest ``maximumRemembered``) so that a copy not newer than it, arriving later, is not
 ///    listed.
@@ -35,7 +36,8 @@ import Foundation
 /// 5. ``current`` is a cursor up to which every copy held is as the server has it: a first page
 ///    sets it to its cursor when no copy held lies beyond its reach (a copy it does not reach is
 ///    only as new as before), and an event of the live stream, which delivers every change after
-///    the cursor it opened from (``current`` then), sets it to the event's cursor.
+///    the cursor it opened from (``current`` then), moves it to the event's cursor, once there
+///    is one (a stream opened with none starts from now, and says nothing of what came before).
 public struct ServerFeed: Sendable, Hashable {
   /// The newest copy of each notification the server listed and has not deleted, in the feed's
   /// order.
@@ -134,6 +136,9 @@ public struct ServerFeed: Sendable, Hashable {
       if let version = copy.version, let heldVersion = held.version, version < heldVersion {
         return false
       }
+      // A copy that says nothing of its version (fetched by id, with no page or event to
+      // carry a cursor) cannot be newer than one that does: it may have been read before it.
+      if copy.version == nil, held.version != nil { return false }
       notifications.remove(id: copy.id)
     }
     notifications.insert(copy, at: notifications.insertionIndex(for: copy))
@@ -238,7 +243,9 @@ public struct ServerFeed: Sendable, Hashable {
   public mutating func apply(_ event: NotificationEvent) -> Bool {
     if let position = event.cursor {
       cursor = max(cursor ?? position, position)
-      current = max(current ?? position, position)
+      // The stream opened from `current`, so it delivers every change after it: contiguous.
+      // Opened with none (from now), it says nothing of what came before.
+      if let current { self.current = max(current, position) }
     }
     switch event.change {
     case .inserted(let copy): return receive(copy, at: event.cursor)

@@ -231,7 +231,7 @@ extension Lifetime {
     // the refresh are held beyond the first page's reach.
     let left = state.log.records.filter { record in
       if case .acknowledged(let cursor) = record.status {
-        return state.server.current.map { cursor <= $0 } ?? true
+        return state.server.current.map { cursor <= $0 } ?? false
       }
       return record.status != .awaitingListing || record.intent.ids.isEmpty
         || record.intent.ids.contains(where: feedIDs.contains)

@@ -181,6 +181,25 @@ struct ServerFeedTests {
       with: NotificationPage(
         items: [Self.notification("n1", version: 3, minutesAgo: 1)], changeCursor: 12))
     #expect(feed.current == 12)
+    // A stream opened from now, before any first page: its events say nothing of the copies
+    // held before them.
+    var fresh = ServerFeed()
+    fresh.receive(Self.notification("n9", isRead: true, minutesAgo: 9))
+    fresh.apply(NotificationEvent(.deleted(id: "n7"), cursor: 13))
+    #expect(fresh.current == nil)
+  }
+
+  /// A copy fetched by id carries no cursor: it never replaces a copy with a version (a
+  /// lookup answered after an event of the stream showed the notification as it was before).
+  @Test func aCopyWithNoVersionDoesNotReplaceOneWithAVersion() {
+    var feed = ServerFeed()
+    feed.apply(
+      NotificationEvent(.updated(Self.notification("n1", version: 9, minutesAgo: 1)), cursor: 9))
+    let replaced = feed.receive(Self.notification("n1", isRead: true, minutesAgo: 1))
+    #expect(!replaced)
+    #expect(feed.notifications[id: "n1"]?.version == 9)
+    let held = feed.receive(Self.notification("n2", isRead: true, minutesAgo: 2))
+    #expect(held)
   }
 
   @Test func aLaterPageAddsAndDropsNothing() {
