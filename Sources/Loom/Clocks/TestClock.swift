@@ -49,7 +49,7 @@ public final class TestClock: Clock, Sendable {
   /// Suspends until the clock is advanced to `deadline`, or throws `CancellationError` as soon
   /// as the task is cancelled. Starts on the caller's actor, so the sleeper is registered before
   /// the caller first suspends (called through `any Clock`, the standard library's requirement
-  /// switches to the global executor first: use ``Clock/sleep(for:tolerance:)`` there).
+  /// switches to the global executor first: use `sleep(for:tolerance:)` there).
   ///
   /// A deadline of now (`sleep(for: .zero)`) waits for the next ``advance(by:)``, even
   /// `advance(by: .zero)`, as swift-clocks' `TestClock` does; a deadline already passed returns
