@@ -28,8 +28,12 @@ func notificationsStore(
 
 /// A server nobody answers for: the store shows what an earlier session cached, and the
 /// feed's unread count, without an error.
+///
+/// It takes 0.03 s alone. The limit is wide because the cache's database work runs on the
+/// shared pool, which a parallel run under the thread sanitizer on two cores keeps busy for
+/// a long while at its start (75 s once in CI, against a limit of 60).
 @MainActor
-@Test(.timeLimit(.minutes(1))) func theServerStoreShowsTheCacheWhenTheServerCannotBeReached()
+@Test(.timeLimit(.minutes(5))) func theServerStoreShowsTheCacheWhenTheServerCannotBeReached()
   async throws
 {
   let folder = FileManager.default.temporaryDirectory
