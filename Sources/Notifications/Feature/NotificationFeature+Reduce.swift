@@ -115,7 +115,6 @@ extension NotificationFeature {
 
     case .liveEvent(let event):
       state.server.apply(event)
-
       switch event.change {
       case .inserted(let copy), .updated(let copy):
         state.log.serverListed([copy.id])

@@ -65,11 +65,10 @@ public struct NotificationFeature: Reducer {
     /// held, unless the person marked everything read or cleared everything since (a change in
     /// the log that the server's count does not reflect).
     ///
-    /// - Complexity: O(1), unless the server has unread notifications not held: then O(*r*) for
-    ///   *r* records.
+    /// - Complexity: O(1).
     public var unreadCount: Int {
       let notHeld = server.unreadNotHeld?.count ?? 0
-      guard notHeld > 0, !log.records.contains(where: \.touchesEverything) else {
+      guard notHeld > 0, !log.hasChangeToEverything else {
         return shown.unreadCount
       }
       return shown.unreadCount + notHeld
@@ -90,55 +89,16 @@ public struct NotificationFeature: Reducer {
     /// The notifications the list shows grouped into Today, Yesterday and Earlier relative to
     /// `now`.
     public func daySections(now: Date, calendar: Calendar = .current) -> [DaySection] {
-      var today: [NotificationData] = []
-      var yesterday: [NotificationData] = []
-      var earlier: [NotificationData] = []
-      let previous = calendar.date(byAdding: .day, value: -1, to: now)
-      for notification in filteredNotifications {
-        if calendar.isDate(notification.timestamp, inSameDayAs: now) {
-          today.append(notification)
-        } else if let previous, calendar.isDate(notification.timestamp, inSameDayAs: previous) {
-          yesterday.append(notification)
-        } else {
-          earlier.append(notification)
-        }
-      }
-      return [
-        DaySection(day: .today, notifications: today),
-        DaySection(day: .yesterday, notifications: yesterday),
-        DaySection(day: .earlier, notifications: earlier),
-      ].filter { !$0.notifications.isEmpty }
+      filteredNotifications.daySections(now: now, calendar: calendar)
     }
 
     /// The notifications the list shows grouped by thread, in the order of each thread's newest
     /// one. Notifications without a thread are groups of one.
-    public var threadGroups: [[NotificationData]] {
-      var order: [String] = []
-      var groups: [String: [NotificationData]] = [:]
-      for notification in filteredNotifications {
-        let key = notification.threadID.map { "thread:\($0)" } ?? "id:\(notification.id)"
-        if groups[key] == nil { order.append(key) }
-        groups[key, default: []].append(notification)
-      }
-      return order.compactMap { groups[$0] }
-    }
+    public var threadGroups: [[NotificationData]] { filteredNotifications.threadGroups }
 
     /// The entities (contacts, alerts, pings) that have unread notifications, for a shell to
     /// highlight their rows.
-    public var highlightedEntities: Set<Entity> {
-      var entities: Set<Entity> = []
-      for notification in shown where !notification.isRead {
-        switch notification.target {
-        case .none: break
-        case .contact(let contactID): entities.insert(.contact(contactID))
-        case .alert(let alertID): entities.insert(.alert(alertID))
-        case .ping(let pingID, let contactID):
-          entities.insert(.ping(pingID))
-          entities.insert(.contact(contactID))
-        }
-      }
-      return entities
-    }
+    public var highlightedEntities: Set<Entity> { shown.highlightedEntities }
 
     /// Recomputes what is shown of the notifications with these ids.
     ///

@@ -126,20 +126,7 @@ public struct NotificationsFeature: Reducer {
 
     /// The entities (contacts, alerts, pings) that have unread notifications, for a shell to
     /// highlight their rows.
-    public var highlightedEntities: Set<Entity> {
-      var entities: Set<Entity> = []
-      for notification in notifications where !notification.isRead {
-        switch notification.target {
-        case .none: break
-        case .contact(let contactID): entities.insert(.contact(contactID))
-        case .alert(let alertID): entities.insert(.alert(alertID))
-        case .ping(let pingID, let contactID):
-          entities.insert(.ping(pingID))
-          entities.insert(.contact(contactID))
-        }
-      }
-      return entities
-    }
+    public var highlightedEntities: Set<Entity> { notifications.highlightedEntities }
 
     /// The notifications the list shows, newest first: a view of the feed that copies none.
     ///
@@ -150,39 +137,12 @@ public struct NotificationsFeature: Reducer {
 
     /// The shown notifications grouped into Today, Yesterday and Earlier relative to `now`.
     public func daySections(now: Date, calendar: Calendar = .current) -> [DaySection] {
-      var today: [NotificationData] = []
-      var yesterday: [NotificationData] = []
-      var earlier: [NotificationData] = []
-      for notification in filteredNotifications {
-        if calendar.isDate(notification.timestamp, inSameDayAs: now) {
-          today.append(notification)
-        } else if let previous = calendar.date(byAdding: .day, value: -1, to: now),
-          calendar.isDate(notification.timestamp, inSameDayAs: previous)
-        {
-          yesterday.append(notification)
-        } else {
-          earlier.append(notification)
-        }
-      }
-      return [
-        DaySection(day: .today, notifications: today),
-        DaySection(day: .yesterday, notifications: yesterday),
-        DaySection(day: .earlier, notifications: earlier),
-      ].filter { !$0.notifications.isEmpty }
+      filteredNotifications.daySections(now: now, calendar: calendar)
     }
 
     /// The shown notifications grouped by thread, in the order of each thread's newest one.
     /// Notifications without a thread are groups of one.
-    public var threadGroups: [[NotificationData]] {
-      var order: [String] = []
-      var groups: [String: [NotificationData]] = [:]
-      for notification in filteredNotifications {
-        let key = notification.threadID.map { "thread:\($0)" } ?? "id:\(notification.id)"
-        if groups[key] == nil { order.append(key) }
-        groups[key, default: []].append(notification)
-      }
-      return order.compactMap { groups[$0] }
-    }
+    public var threadGroups: [[NotificationData]] { filteredNotifications.threadGroups }
   }
 
   public enum Action: Sendable, Equatable {

@@ -91,6 +91,11 @@ public struct ChangeLog: Sendable, Hashable {
   /// Whether the log holds nothing: the shown list is the server's truth.
   public var isEmpty: Bool { records.isEmpty && unlisted.isEmpty }
 
+  /// Whether a record changes every notification (a mark-all or clear-all of everything).
+  ///
+  /// - Complexity: O(1).
+  public var hasChangeToEverything: Bool { !indexed.index.everything.isEmpty }
+
   /// The records the server has not acknowledged.
   public var unacknowledged: some Collection<ChangeRecord> {
     records.lazy.filter { !$0.isAcknowledged }
