@@ -491,8 +491,9 @@ extension NotificationFeature {
     return .merge(effects)
   }
 
-  /// Writes the rows of the log that changed since `checkpoint` (or since `restored`, the log
-  /// the store holds after a restore): one transaction, in the order of the actions.
+  /// Writes the rows of the log that changed since `checkpoint`, or since `restored`, the log
+  /// the launch read (the store holds it, and nothing of this launch's yet): one transaction,
+  /// in the order of the actions.
   func save(
     from restored: ChangeLog?, since checkpoint: ChangeLog.Checkpoint, in state: State
   ) -> Effect<Action> {

@@ -319,19 +319,25 @@ public struct NotificationFeature: Reducer {
 
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
-      // What the store holds: after a restore, what it read with this launch's records after
-      // it (written as they were made); otherwise the log now, marked rather than copied (a
-      // copy would make the action's first change to the log copy every record).
-      let restored: ChangeLog? =
-        if case .restored(let saved) = action, state.launch.isRestoring {
-          saved.log.holding(state.log)
-        } else {
-          nil
-        }
+      // Nothing is written before the launch has read what was saved: the store then
+      // holds exactly what it read, and the launch's first write turns that into the log. A
+      // write made earlier could be read back by the launch, or not, depending on when the
+      // read ran, and a later change to what it wrote could be lost. Afterwards each action
+      // writes the rows it changed, marked rather than copied (a copy would make the action's
+      // first change to the log copy every record).
+      let wasReady = state.launch == .ready
       let checkpoint = state.log.checkpoint()
       let effect = reduceAction(into: &state, action: action)
-      return .merge(
-        effect, save(from: restored, since: checkpoint, in: state), sendReady(&state))
+      let save: Effect<Action>
+      switch (wasReady, state.launch == .ready, action) {
+      case (true, _, _):
+        save = self.save(from: nil, since: checkpoint, in: state)
+      case (false, true, .restored(let saved)), (false, true, .restoreFailed(_, let saved)):
+        save = self.save(from: saved.log, since: checkpoint, in: state)
+      case (false, _, _):
+        save = .none
+      }
+      return .merge(effect, save, sendReady(&state))
     }
     .onChange(of: \.unreadCount) { _, count in
       Reduce { _, _ in .send(.delegate(.unreadCountChanged(count))) }

@@ -77,21 +77,3 @@ extension ChangeLog {
     return merged
   }
 }
-
-extension ChangeLog {
-  /// The log a store holds that read as this one, once `written`, a log whose every row was
-  /// written as it changed, is written after it: this log's records, then the records of
-  /// `written` it does not have; the unlisted notifications of both.
-  func holding(_ written: ChangeLog) -> ChangeLog {
-    var held = self
-    for record in written.records where held.records[id: record.id] == nil {
-      held.appendRecord(record)
-    }
-    for notification in written.unlisted where !held.unlisted.contains(id: notification.id) {
-      held.willChangeUnlisted(notification.id)
-      held.unlisted.insert(notification, at: held.unlisted.insertionIndex(for: notification))
-      held.received[notification.id] = written.received[notification.id]
-    }
-    return held
-  }
-}

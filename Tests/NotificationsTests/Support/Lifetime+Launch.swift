@@ -117,11 +117,15 @@ extension Lifetime {
   func relaunch() async {
     record("relaunch")
     await settle()
-    // The app finishes its writes as it closes (and calls answer meanwhile).
-    for _ in 0..<50 where settings.isWriting() || changeLog.isWriting {
+    // The app finishes its writes as it closes (and calls answer meanwhile); a launch that has
+    // not read what was saved has written nothing yet.
+    func isWriting() -> Bool {
+      settings.isWriting() || changeLog.isWriting || store.state.launch != .ready
+    }
+    for _ in 0..<50 where isWriting() {
       await letTimePass(.milliseconds(100))
     }
-    guard !settings.isWriting(), !changeLog.isWriting else {
+    guard !isWriting() else {
       // Still writing: as if killed.
       await kill()
       return

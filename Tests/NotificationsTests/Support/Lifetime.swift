@@ -214,7 +214,10 @@ final class Lifetime {
       }
       touchedSinceSettle = []
       // Everything the person did is saved, or confirmed: a kill from now on loses none of it.
-      if !settings.isWriting(), !changeLog.isWriting, network.idsInFlight?.isEmpty == true {
+      // (Before the launch has read what was saved, nothing is written.)
+      if store.state.launch == .ready, !settings.isWriting(), !changeLog.isWriting,
+        network.idsInFlight?.isEmpty == true
+      {
         sinceSaved = Unsaved()
       }
       return

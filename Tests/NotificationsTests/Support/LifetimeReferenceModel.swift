@@ -91,7 +91,15 @@ struct LifetimeReferenceModel {
   /// Forgets what the person claimed about `ids` (`nil`: every notification): a change that was
   /// on its way when the app was killed, or one another device made meanwhile, may or may not
   /// have reached the backend.
+  ///
+  /// A notification the backend deleted that the list dropped, maybe because the person deleted
+  /// it too, may be listed again if that deletion is lost: it is dropped once the list drops it
+  /// again.
   mutating func forgetClaims(about ids: Set<String>?) {
+    for id in ids ?? Set(backendDeletions.keys) where backendDeletions[id] != nil {
+      backendDeletions[id] = nil
+      backendDeletionsNotSeen[id] = false
+    }
     guard let ids else {
       readClaims = [:]
       deletions = [:]
@@ -139,7 +147,9 @@ struct LifetimeReferenceModel {
         }
       }
     }
-    for (id, listedSince) in backendDeletionsNotSeen {
+    // Before the launch has restored what was saved, the list is not yet the feature's: what
+    // it lacks then is not dropped.
+    for (id, listedSince) in backendDeletionsNotSeen where restored {
       guard !feed.contains(id: id) else {
         backendDeletionsNotSeen[id] = true
         continue
