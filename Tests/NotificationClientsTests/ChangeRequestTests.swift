@@ -81,7 +81,9 @@ struct ChangeRequestTests {
     replaced.version = 10
     let page = try await client.fetchPage(PageRequest(limit: 50))
     #expect(
-      page.items == [Self.stored(0, isRead: true, version: 7), Self.stored(1, version: 6), replaced])
+      page.items == [
+        Self.stored(0, isRead: true, version: 7), Self.stored(1, version: 6), replaced,
+      ])
     #expect(try await client.fetchNotification("n1") == Self.stored(1, version: 6))
   }
 
@@ -110,6 +112,23 @@ struct ChangeRequestTests {
     // One that fails changes nothing either.
     await #expect(throws: UserFacingError.notFound) { try await apply(.markAsUnread("n0")) }
     #expect(try await client.fetchPage(PageRequest(limit: 50)).changeCursor == 11)
+  }
+
+  /// A look-up of a notification the backend deleted answers the cursor of the deletion: a
+  /// push of it, late or delivered again, is ordered against what the feature has seen. One
+  /// never held is not found.
+  @Test(arguments: Backend.allCases)
+  func aLookUpOfADeletedNotificationAnswersTheCursorOfItsDeletion(_ backend: Backend)
+    async throws
+  {
+    let (client, _, done) = try client(backend)
+    defer { done() }
+    #expect(try await client.apply(ChangeRequest(id: UUID(), .delete("n1"))) == 5)
+    await #expect(throws: DeletedNotificationError(id: "n1", cursor: 5)) {
+      try await client.fetchNotification("n1")
+    }
+    await #expect(throws: UserFacingError.notFound) { try await client.fetchNotification("zz") }
+    #expect(UserFacingError(DeletedNotificationError(id: "n1", cursor: 5)) == .notFound)
   }
 
   @Test(arguments: Backend.allCases)

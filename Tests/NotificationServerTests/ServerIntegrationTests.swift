@@ -26,6 +26,10 @@ struct ServerIntegrationTests {
     try await client.markAllAsRead(["n1"])
     try await client.delete("n2")
     await #expect(throws: UserFacingError.notFound) { try await client.delete("n2") }
+    // A deleted notification is gone (410), with the cursor of its deletion.
+    await #expect(throws: DeletedNotificationError(id: "n2", cursor: 9)) {
+      try await client.fetchNotification("n2")
+    }
     let changes = try await client.changesSince(5)
     #expect(changes.count == 4)
     try await client.deleteAll()

@@ -99,9 +99,13 @@ struct LifetimeModelTests {
   /// than a confirmed mark-all showed the notification unread, until answers and pages were
   /// ordered by cursor (issue #23). 1692594537285933055 and 796014188011893233: a notice
   /// recorded while the saved log loaded, then cleared, was shown again though not saved,
-  /// until nothing was written before the launch had read what was saved.
+  /// until nothing was written before the launch had read what was saved. 8339972125705800260:
+  /// a stream opened from now missed an insertion, until it resumed from the newest first page
+  /// (`ServerFeed.resumeCursor`). 11902651592191399676: a push of a notification deleted before
+  /// it was listed stayed, until a look-up answered the deletion (`DeletedNotificationError`).
   nonisolated static let knownSeeds: [UInt64] = [
     14_327_596_062_002_008_173, 1_692_594_537_285_933_055, 796_014_188_011_893_233,
+    8_339_972_125_705_800_260, 11_902_651_592_191_399_676,
   ]
 
   @Test(arguments: seeds)

@@ -85,6 +85,8 @@ public final class NotificationAPI: Sendable {
       return .error(400, code: "invalid_parameter", message: error.message)
     } catch let error as InvalidNotificationID {
       return .error(400, code: "invalid_id", message: "Not a notification id: \(error)")
+    } catch let deleted as DeletedNotificationError {
+      return .json(deleted, status: 410)
     } catch let error as UserFacingError {
       switch error {
       case .notFound: return Self.notFound

@@ -8,7 +8,8 @@ import Notifications
 
 extension NotificationClient {
   /// A client for the notifications HTTP API (see `Docs/HTTP-API.md`) with bearer-token auth.
-  /// Every failure becomes a ``UserFacingError``: 401 unauthorized, 404 not found, 429 and 5xx
+  /// Every failure becomes a ``UserFacingError``, but a `410 Gone` for a deleted notification
+  /// (``DeletedNotificationError``): 401 unauthorized, 404 not found, 429 and 5xx
   /// server, connection failures and timeouts network, undecodable bodies invalid data naming
   /// the field. Pages are decoded item by item: a bad item is reported and skipped.
   ///
@@ -253,15 +254,22 @@ struct HTTPAPI: Sendable {
       throw UserFacingError.network
     }
     guard let http = response as? HTTPURLResponse else { throw UserFacingError.network }
-    try Self.check(status: http.statusCode)
+    try Self.check(status: http.statusCode, body: data)
     return data
   }
 
-  static func check(status: Int) throws {
+  /// Throws the error a status stands for: a `410 Gone` whose body names the deletion's cursor
+  /// is a ``DeletedNotificationError``, and without one is `notFound`.
+  static func check(status: Int, body: Data = Data()) throws {
     switch status {
     case 200..<300: return
     case 401: throw UserFacingError.unauthorized
     case 404: throw UserFacingError.notFound
+    case 410:
+      if let deleted = try? JSONDecoder().decode(DeletedNotificationError.self, from: body) {
+        throw deleted
+      }
+      throw UserFacingError.notFound
     default: throw UserFacingError.server(status: status)
     }
   }

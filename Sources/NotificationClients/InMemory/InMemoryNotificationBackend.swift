@@ -34,6 +34,8 @@ public final class InMemoryNotificationBackend: Sendable {
     var log: [(cursor: UInt64, change: NotificationChange)] = []
     /// The cursor each change id was answered with.
     var applied: [UUID: UInt64] = [:]
+    /// The cursor of each notification's deletion.
+    var deletions: [String: UInt64] = [:]
   }
 
   private let state: LockedState<State>
@@ -161,10 +163,14 @@ public final class InMemoryNotificationBackend: Sendable {
       },
       fetchNotification: { id in
         try await self.call()
-        guard let notification = self.state.withLock({ $0.notifications[id: id] }) else {
-          throw UserFacingError.notFound
+        let (notification, deletedAt) = self.state.withLock { state in
+          (state.notifications[id: id], state.deletions[id])
         }
-        return notification
+        if let notification { return notification }
+        if let deletedAt {
+          throw DeletedNotificationError(id: id, cursor: ChangeCursor(deletedAt))
+        }
+        throw UserFacingError.notFound
       },
       fetchUnread: { entity in
         try await self.call()
@@ -206,13 +212,18 @@ public final class InMemoryNotificationBackend: Sendable {
     case .delete(let id):
       guard state.notifications.remove(id: id) != nil else { throw UserFacingError.notFound }
       record(.deleted(id: id), in: &state)
+      state.deletions[id] = state.cursor
     case .deleteAll(upTo: nil):
+      let deleted = state.notifications.ids
       state.notifications.removeAll()
       record(.snapshot([]), in: &state)
+      for id in deleted { state.deletions[id] = state.cursor }
     case .deleteAll(upTo: let bound?):
       // The feed is newest first: what the bound covers is a suffix of it.
+      let deleted = state.notifications.filter { bound.covers($0) }.map(\.id)
       state.notifications.removeAll { bound.covers($0) }
       record(.snapshot(state.notifications.elements), in: &state)
+      for id in deleted { state.deletions[id] = state.cursor }
     }
     state.applied[request.id] = state.cursor
     return ChangeCursor(state.cursor)

@@ -252,6 +252,12 @@ package final class InboxDatabase: Sendable {
         ) WITHOUT ROWID;
         """)
     }
+    migrator.register("inbox 5") { db in
+      // The deletions by id, so a look-up of a deleted notification answers when it was
+      // deleted (while the change log still holds the deletion).
+      try db.execute(
+        "CREATE INDEX deletions_by_id ON changes (id, cursor) WHERE kind = 'deleted'")
+    }
     return migrator
   }()
 
@@ -327,6 +333,19 @@ package final class InboxDatabase: Sendable {
     try reading { db in
       try db.statement("SELECT json, timestamp, is_read, version FROM notifications WHERE id = ?")
         .firstRow([.text(id)], Self.notification)
+    }
+  }
+
+  /// The cursor of the deletion of the notification `id`, while the change log holds it; `nil`
+  /// for one deleted longer ago, by a clear-all, or never.
+  ///
+  /// - Complexity: O(log *n*): a look-up in the index of deletions.
+  package func deletion(of id: String) throws(InboxError) -> ChangeCursor? {
+    try reading { db in
+      try db.statement("SELECT max(cursor) FROM changes WHERE kind = 'deleted' AND id = ?")
+        .firstRow([.text(id)]) { row in
+          row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
+        } ?? nil
     }
   }
 

@@ -167,11 +167,16 @@ public final class LocalInbox: Sendable {
       },
       apply: { request in try await Self.offCaller { try self.change { try $0.apply(request) } } },
       fetchNotification: { id in
-        let notification = try await Self.offCaller {
-          try Self.mapping { () throws(InboxError) in try self.database().notification(id: id) }
+        let (notification, deletion) = try await Self.offCaller {
+          try Self.mapping { () throws(InboxError) in
+            let database = try self.database()
+            let notification = try database.notification(id: id)
+            return (notification, notification == nil ? try database.deletion(of: id) : nil)
+          }
         }
-        guard let notification else { throw UserFacingError.notFound }
-        return notification
+        if let notification { return notification }
+        if let deletion { throw DeletedNotificationError(id: id, cursor: deletion) }
+        throw UserFacingError.notFound
       },
       fetchUnread: { entity in
         try await Self.offCaller {

@@ -52,8 +52,9 @@ public struct NotificationClient: Sendable {
   /// id; setting one of them makes `apply` call it for its intent (and answer `nil`), so a test
   /// overrides just the call it expects.
   public var apply: nonisolated(nonsending) @Sendable (ChangeRequest) async throws -> ChangeCursor?
-  /// The notification with an id, whether or not a page listed it; `UserFacingError.notFound`
-  /// when the backend has none (the default, for a backend that cannot look one up).
+  /// The notification with an id, whether or not a page listed it; ``DeletedNotificationError``
+  /// when the backend deleted it, `UserFacingError.notFound` when it has none (the default, for
+  /// a backend that cannot look one up).
   public var fetchNotification: nonisolated(nonsending) @Sendable (String) async throws -> NotificationData
   /// The unread notifications about an entity (see ``NotificationsFeature/Entity/matches(_:)``),
   /// newest first, whether or not a page listed them: what opening the entity's screen marks

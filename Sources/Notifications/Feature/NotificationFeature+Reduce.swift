@@ -271,6 +271,14 @@ extension NotificationFeature {
       state.reshow([copy.id])
       return .none
 
+    case .pushLookedUpDeleted(let id, let cursor):
+      // A push of a notification the server deleted (delivered late, or again after a relaunch
+      // that forgot the deletion): ordered by the deletion's cursor, as an event would be.
+      state.server.remove(id, at: cursor)
+      state.log.serverRemoved([id])
+      state.reshow([id])
+      return .none
+
     case .foregroundChanged(let isInForeground):
       state.isInForeground = isInForeground
       return .none
@@ -451,6 +459,8 @@ extension NotificationFeature {
             await send(.pushLookedUp(id: id, try await client.fetchNotification(id)))
           } catch UserFacingError.notFound {
             await send(.pushLookedUp(id: id, nil))
+          } catch let deleted as DeletedNotificationError {
+            await send(.pushLookedUpDeleted(id: id, at: deleted.cursor))
           }
         } catch: { _, _ in
           // Looked up again at the next change or launch; a page or an event lists it anyway.
@@ -522,7 +532,7 @@ extension NotificationFeature {
   /// changes. A change both send is applied twice, which changes nothing (``ServerFeed``).
   private func startUpdates(_ state: inout State, attempt: Int) -> Effect<Action> {
     state.connection = attempt == 0 ? .connecting : .reconnecting(attempt: attempt)
-    let cursor = state.server.current
+    let cursor = state.server.resumeCursor
     let updates = Effect<Action>.run { [client] send in
       let stream = try await client.updates(cursor)
       await send(.updatesConnected)

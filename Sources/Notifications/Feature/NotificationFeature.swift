@@ -275,6 +275,9 @@ public struct NotificationFeature: Reducer {
     /// it (`nil`: the server does not have it yet). Held, it lets the changes waiting for the
     /// push be sent.
     case pushLookedUp(id: String, NotificationData?)
+    /// The server's answer for a push it has not listed: it deleted the notification, at a
+    /// cursor. The push is not shown any more, and the changes waiting for it leave.
+    case pushLookedUpDeleted(id: String, at: ChangeCursor)
     /// The person tapped a push (a cold start from it, too): it is kept as a push, and opened.
     case notificationResponse(Data)
     case foregroundChanged(Bool)

@@ -230,6 +230,8 @@ extension UserFacingError {
   public init(_ error: any Error) {
     if let error = error as? UserFacingError {
       self = error
+    } else if error is DeletedNotificationError {
+      self = .notFound
     } else {
       self = .operationFailed(message: "Something went wrong: \(error)")
     }

@@ -56,6 +56,11 @@ public struct ServerFeed: Sendable, Hashable {
 
   /// The newest first page applied.
   public var listing: Listing? { listings.first }
+
+  /// Where the live stream resumes, its catch-up first: ``current``, or, while copies beyond
+  /// the newest first page's reach leave that unset, the page's cursor. A stream from it misses
+  /// no change after the page; one opened from now would miss what changed since.
+  public var resumeCursor: ChangeCursor? { current ?? listing?.cursor }
   /// The notifications the server deleted, each with the cursor of its deletion.
   public private(set) var deletions: [String: ChangeCursor] = [:]
   /// How many unread notifications the server has that are not held: its unread total at the

@@ -492,4 +492,35 @@ struct NotificationFeatureAppTests {
     #expect(backend.requests.withLock { $0 } == [ChangeRequest(id: UUID(0), .markAsRead("n9"))])
     await store.send(.onDisappear) { $0.connection = .offline }
   }
+
+  /// The push of a notification the server deleted (another device did, before this device
+  /// ever listed it) is looked up when the person changes it: the server answers with the
+  /// cursor of the deletion, and the push leaves with the change waiting for it. It used to be
+  /// shown for good, the change waiting for a listing that never came (lifetime seeds
+  /// 11902651592191399676 and 7487743439238319572).
+  @Test func aPushOfANotificationTheServerDeletedLeavesWithTheChangesWaitingForIt() async throws {
+    let page = NotificationPage(
+      items: [Self.notification("n1", isRead: true, version: 2, minutesAgo: 1)], changeCursor: 3)
+    let backend = Backend(pages: [page])
+    var client = backend.client
+    client.fetchNotification = { id in throw DeletedNotificationError(id: id, cursor: 3) }
+    let store = await sync.launched(with: page, backend: backend, client: client)
+    let payload = payload(
+      #"{"id":"n9","type":"ping","title":"n9","body":"","timestamp":1699994600}"#)
+    let push = try PushPayloadParser.parse(payload, receivedAt: ChangeLogTests.start)
+    await store.send(.notificationResponse(payload)) {
+      $0.log.receive(push, at: ChangeLogTests.start)
+      $0.log.record(.markAsRead("n9"), id: UUID(0))
+      $0.shown.append(Self.read(push))
+      $0.lastTap = .nothingToOpen(id: "n9")
+    }
+    await store.receive(.pushLookedUpDeleted(id: "n9", at: 3)) {
+      $0.server.remove("n9", at: 3)
+      $0.log.serverRemoved(["n9"])
+      $0.shown.remove(id: "n9")
+    }
+    #expect(store.state.log.records.isEmpty)
+    #expect(backend.requests.withLock { $0 }.isEmpty)
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
 }

@@ -189,6 +189,28 @@ struct ServerFeedTests {
     #expect(fresh.current == nil)
   }
 
+  /// The live stream resumes from what is seen, or, while a copy held beyond the newest first
+  /// page's reach leaves that unset, from the page's cursor: a stream opened from now missed
+  /// what changed after the page (lifetime seed 8339972125705800260: a notification another
+  /// device inserted while the stream was down was never listed).
+  @Test func theStreamResumesFromTheNewestFirstPageWhenNotEverythingIsSeen() {
+    var feed = ServerFeed()
+    #expect(feed.resumeCursor == nil)
+    // Fetched by id before the first page (the push of an older notification, say).
+    feed.fetched(Self.notification("n9", version: 2, minutesAgo: 90))
+    feed.replace(
+      with: NotificationPage(
+        items: [Self.notification("n1", version: 3, minutesAgo: 1)], hasMore: true, changeCursor: 5)
+    )
+    #expect(feed.current == nil)
+    #expect(feed.resumeCursor == 5)
+    feed.replace(
+      with: NotificationPage(
+        items: [Self.notification("n1", version: 3, minutesAgo: 1)], changeCursor: 7))
+    #expect(feed.current == 7)
+    #expect(feed.resumeCursor == 7)
+  }
+
   /// A copy fetched by id carries no cursor: it never replaces a copy with a version (a
   /// lookup answered after an event of the stream showed the notification as it was before).
   @Test func aCopyWithNoVersionDoesNotReplaceOneWithAVersion() {

@@ -42,6 +42,23 @@ struct ModelDocSnippets {
     #expect(PageKey(cursor: "50") == nil)
   }
 
+  @Test func aLookUpOfADeletedNotificationSaysWhenItWasDeleted() async throws {
+    let backend = InMemoryNotificationBackend(seed: [FeatureDocSamples.ping])
+    let client = backend.client
+    let id = FeatureDocSamples.ping.id
+    let deletedAt = try #require(try await client.apply(ChangeRequest(id: UUID(), .delete(id))))
+    var feed = ServerFeed()
+    // snippet: deleted-notification
+    do {
+      let copy = try await client.fetchNotification(id)
+      feed.fetched(copy)
+    } catch let deleted as DeletedNotificationError {
+      feed.remove(deleted.id, at: deleted.cursor)
+    }
+    // snippet: end
+    #expect(feed.deletions == [id: deletedAt])
+  }
+
   @Test func anIDFromOutsideIsChecked() throws {
     let argument = ""
     var printed: [String] = []
