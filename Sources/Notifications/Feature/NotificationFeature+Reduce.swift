@@ -62,9 +62,10 @@ extension NotificationFeature {
         forgetSeen(&state, reflectedIn: page.items.lazy.map(\.id))
         state.reshowAll()
         // The live stream opens from the first page's cursor: opened before, a change made
-        // between the page and the stream would be missed.
-        return wasListed || state.connection != .offline
-          ? .none : startUpdates(&state, attempt: 0)
+        // between the page and the stream would be missed. One opened (or opening) with no
+        // first page, from now, is opened again from it: it says nothing of what changed
+        // between the page and its opening.
+        return wasListed ? .none : startUpdates(&state, attempt: 0)
       }
       state.server.append(page)
       state.log.serverListed(page.items.lazy.map(\.id))

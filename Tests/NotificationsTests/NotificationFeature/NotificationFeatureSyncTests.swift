@@ -323,6 +323,34 @@ struct NotificationFeatureSyncTests {
     #expect(try await rows.load().unlisted.ids == [notice.id])
   }
 
+  /// A live stream opened while nothing was listed (the first page failed) starts from now; the
+  /// first page that then arrives opens it again from the page's cursor, so the catch-up covers
+  /// what changed between the page and the stream (lifetime seed 9806435720515876918: two
+  /// deletions made then stayed listed).
+  @Test func theFirstPageOpensAStreamOpenedFromNowAgainFromItsCursor() async throws {
+    let page = NotificationPage(items: [], changeCursor: 5)
+    let backend = Backend(pages: [page, page])
+    let opened = LockedState<[ChangeCursor?]>([])
+    var client = backend.client
+    client.updates = { cursor in
+      opened.withLock { $0.append(cursor) }
+      return AsyncThrowingStream { _ in }
+    }
+    var ready = Feature.State()
+    ready.launch = .ready
+    let store = makeStore(ready, backend: backend, saved: .inMemory(), client: client)
+    store.exhaustivity = .off
+
+    await store.send(.pageFailed(.server(status: 400)))
+    await store.receive(.updatesConnected)
+    // Connected with nothing listed: the first page is asked for again.
+    await store.receive(.pageLoaded(page, first: true))
+    await store.receive(.updatesConnected)
+    #expect(opened.withLock { $0 } == [nil, 5])
+    #expect(store.state.connection == .live)
+    await store.send(.onDisappear)
+  }
+
   /// Issue #24, item 3: two processes on one inbox lose no push and no notice. Each writes its
   /// own rows; a third launch reads all of them.
   @Test func twoProcessesReceivingPushesAndNoticesAtOnceLoseNone() async throws {

@@ -126,9 +126,11 @@ extension Lifetime {
             + "has it \(isRead ? "read" : "unread")")
       }
     }
-    // The pages loaded end where the next one starts.
+    // The pages loaded end where the next one starts. None is loaded when every first page of
+    // this launch failed, as an error said (the person refreshes).
     let nextPage = state.paging.hasMore ? state.paging.next.flatMap(PageKey.init(cursor:)) : nil
-    if !state.paging.hasMore || nextPage != nil {
+    let noPageLoaded = state.server.listing == nil && log.reportedErrors > errorsAtLaunch
+    if !noPageLoaded, !state.paging.hasMore || nextPage != nil {
       let missing = feed.filter { notification in
         nextPage.map { !$0.precedes(notification) } ?? true
           && !state.shown.contains(id: notification.id)

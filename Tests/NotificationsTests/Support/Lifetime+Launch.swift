@@ -14,6 +14,7 @@ extension Lifetime {
     // The banners of the launch before are checked while it is known which pushes came first.
     let problems = checkBanners()
     if !problems.isEmpty { fail(problems) }
+    errorsAtLaunch = log.reportedErrors
     // One launch in four reads and writes the settings and the log slowly.
     settings.isSlow = Int.random(in: 0..<4, using: &random) == 0
     changeLog.isSlow = settings.isSlow

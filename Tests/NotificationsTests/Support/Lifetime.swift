@@ -52,6 +52,8 @@ final class Lifetime {
   /// The notifications the person changed since effects last settled: their calls may not
   /// have started yet.
   var touchedSinceSettle: Set<String> = []
+  /// The errors the feature had reported when this launch began.
+  var errorsAtLaunch = 0
   /// What the person did since everything they did was last saved or confirmed: lost if the
   /// app is killed now (see ``kill()``).
   var sinceSaved = Unsaved()
