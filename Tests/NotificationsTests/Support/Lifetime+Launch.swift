@@ -145,6 +145,10 @@ extension Lifetime {
   /// neither saved nor confirmed by the backend may be lost, nothing else.
   func kill() async {
     record("the app is killed")
+    // The banners so far are checked against the muted types the person had then, before a
+    // choice whose write is lost gives way to the saved one.
+    let problems = checkBanners()
+    if !problems.isEmpty { fail(problems) }
     let unsure = sinceSaved.touched.flatMap { touched in network.idsInFlight?.union(touched) }
     model.forgetClaims(about: unsure)
     model.forgetClaims(about: sinceSaved.pushes)
