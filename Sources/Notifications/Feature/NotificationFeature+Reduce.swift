@@ -25,6 +25,10 @@ extension NotificationFeature {
     case .restored(let saved):
       guard case .restoring(let arrived) = state.launch else { return .none }
       state.log = saved.log.restoredForLaunch.merging(newer: state.log)
+      // What the server said while the log was read holds for what was restored too: a push
+      // an earlier launch kept, which the server has since listed or deleted, is not kept.
+      state.log.serverListed(state.server.notifications.ids)
+      state.log.serverRemoved(state.server.deletions.keys)
       return restore(saved, arrived: arrived, in: &state)
 
     case .restoreFailed(let error, let saved):

@@ -523,4 +523,34 @@ struct NotificationFeatureAppTests {
     #expect(backend.requests.withLock { $0 }.isEmpty)
     await store.send(.onDisappear) { $0.connection = .offline }
   }
+
+  /// A push an earlier launch kept, tapped again at a cold start and found on the server while
+  /// the saved log is read, is not kept as unlisted once the log is read: what the server said
+  /// meanwhile holds for what was restored, and the change to the push is sent. It
+  /// used to stay listed after the server deleted it (lifetime seed 1641622519520334210).
+  @Test func whatTheServerSaysWhileTheLogIsReadHoldsForWhatWasRestored() async throws {
+    let payload = payload(
+      #"{"id":"n9","type":"ping","title":"n9","body":"","timestamp":1699994600}"#)
+    let push = try PushPayloadParser.parse(payload, receivedAt: ChangeLogTests.start)
+    var saved = ChangeLog()
+    saved.receive(push, at: ChangeLogTests.start)
+    saved.record(.markAsRead("n9"), id: UUID(100))
+    var listed = push
+    listed.version = 2
+    let page = NotificationPage(items: [], changeCursor: 3)
+    let backend = Backend(pages: [page], answers: [.success(4)], byID: ["n9": listed])
+    var launching = Feature.State()
+    launching.launch = .restoring()
+    let store = sync.makeStore(launching, backend: backend, saved: .inMemory(saved))
+    store.exhaustivity = .off
+
+    await store.send(.notificationResponse(payload))
+    await store.receive(.pushLookedUp(id: "n9", listed))
+    await store.send(.restored(Feature.Saved(log: saved)))
+    #expect(store.state.log.unlisted.isEmpty)
+    // The tap's own mark-read replaced the saved one (rule 4 of the log).
+    await store.receive(.changeAnswered(UUID(0), 4))
+    #expect(backend.requests.withLock { $0 } == [ChangeRequest(id: UUID(0), .markAsRead("n9"))])
+    await store.send(.onDisappear)
+  }
 }

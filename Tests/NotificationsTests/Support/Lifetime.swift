@@ -269,6 +269,7 @@ final class Lifetime {
       print(
         "TRACE failed: server cursor \(String(describing: state.server.cursor)), current \(String(describing: state.server.current)), listings \(state.server.listings)"
       )
+      print("TRACE failed: unlisted \(state.log.unlisted.ids.filter { !$0.hasPrefix("local") })")
       for word in problems.joined(separator: " ").split(separator: " ") {
         let id = String(word).trimmingCharacters(in: .punctuationCharacters)
         if let copy = state.server.notifications[id: id] {
