@@ -67,9 +67,13 @@ extension NotificationFeature {
         state.reshowAll()
         // The live stream opens from the first page's cursor: opened before, a change made
         // between the page and the stream would be missed. One opened (or opening) with no
-        // first page, from now, is opened again from it: it says nothing of what changed
-        // between the page and its opening.
-        return wasListed ? .none : startUpdates(&state, attempt: 0)
+        // first page, from now, is opened again from the page's cursor: it says nothing of
+        // what changed between the page and its opening. (A page with no cursor, from a
+        // backend that does not order what it says, lists nothing to resume from.)
+        guard !wasListed, state.connection == .offline || page.changeCursor != nil else {
+          return .none
+        }
+        return startUpdates(&state, attempt: 0)
       }
       state.server.append(page)
       state.log.serverListed(page.items.lazy.map(\.id))
@@ -358,18 +362,20 @@ extension NotificationFeature {
     }
   }
 
-  /// Reads what was saved, in one step: the log, the filter, the muted types and the OS
+  /// Reads what was saved, in one step: the log (with what an earlier version saved moved into
+  /// it, ``loadLog(from:migrating:receivedAt:)``), the filter, the muted types and the OS
   /// authorization. Only the log's failure fails the launch; a filter or preferences that
   /// cannot be read are the defaults.
   private func restore() -> Effect<Action> {
-    .run { [changeLogStore, settings, push] send in
+    .run { [changeLogStore, settings, push, now = date.now] send in
       let filter = try? await settings.load(SavedFilter.self, forKey: SettingsKey.filter)
       let muted = await NotificationPreferencesFeature.loadMuted(from: settings)
       let authorization = await push.authorizationStatus()
       var saved = Saved(
         log: ChangeLog(), filter: filter, muted: muted, authorization: authorization)
       do {
-        saved.log = try await changeLogStore.load()
+        saved.log = try await Self.loadLog(
+          from: changeLogStore, migrating: settings, receivedAt: now)
         await send(.restored(saved))
       } catch {
         await send(.restoreFailed(UserFacingError(error), saved))

@@ -41,19 +41,27 @@ extension ChangeLog {
     return log
   }
 
-  /// The log of an outbox an earlier version saved: each queued change becomes a pending
-  /// record with a new id, in the outbox's order. What the outbox kept to undo each change is
-  /// not needed (a change the server refuses leaves the log), and its failure counts counted
-  /// launches, which no longer count.
+  /// The log of what an earlier version saved in the settings: the pushes its feed had not
+  /// listed (received `now`, as far as ``expireUnlisted(receivedBefore:)`` is concerned) and
+  /// its local notices, then each queued change of its outbox, recorded with a new id in the
+  /// outbox's order (a change to one of those pushes waits for the server to list it, as one
+  /// recorded now would). What the outbox kept to undo each change is not needed (a change the
+  /// server refuses leaves the log), and its failure counts counted launches, which no longer
+  /// count. The ids of pushes deleted before they were listed (`SavedPushes.deletedIDs`) have
+  /// no record in the log: a change needs the push it changes.
   ///
   /// ```swift
   /// let log = ChangeLog(migrating: savedOutbox, ids: { uuid() })
   /// ```
-  public init(migrating outbox: NotificationsFeature.SavedOutbox, ids makeID: () -> UUID) {
+  public init(
+    migrating outbox: NotificationsFeature.SavedOutbox,
+    pushes: NotificationsFeature.SavedPushes = NotificationsFeature.SavedPushes(),
+    receivedAt now: Date = .distantPast, ids makeID: () -> UUID
+  ) {
     self.init()
-    for entry in outbox.entries {
-      appendRecord(ChangeRecord(id: makeID(), intent: entry))
-    }
+    for push in pushes.pushes { receive(push, at: now) }
+    for notice in pushes.notices { recordNotice(notice) }
+    for entry in outbox.entries { record(entry, id: makeID()) }
   }
 
   /// Merges a log restored at launch under what this launch recorded before it was read: the

@@ -351,6 +351,101 @@ struct NotificationFeatureSyncTests {
     await store.send(.onDisappear)
   }
 
+  /// A first page with no cursor (a backend that does not order what it says, or the cache of
+  /// the command-line tool offline) lists nothing to resume from: it does not open the stream
+  /// again. It did, once the first page opened a stream opened from now again, and the stream's
+  /// connection asked for the first page again, for ever (every offline `notifications` command
+  /// spun until it was killed).
+  @Test func aFirstPageWithNoCursorDoesNotOpenTheStreamAgain() async throws {
+    let page = NotificationPage(items: [Self.notification("n1", version: 1, minutesAgo: 1)])
+    let backend = Backend(pages: [page, page])
+    let store = makeStore(backend: backend, saved: .inMemory())
+    await store.send(.onAppear) { $0.launch = .restoring() }
+    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
+      $0.launch = .ready
+      $0.paging.isLoading = true
+      $0.preferences.authorization = .denied
+    }
+    await store.receive(.pageLoaded(page, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: page)
+      $0.shown = NotificationFeed(uniqueElements: page.items)
+      $0.connection = .connecting
+    }
+    // Connected with nothing listed by a page with a cursor: the first page is asked again.
+    await store.receive(.updatesConnected) {
+      $0.connection = .live
+      $0.paging.isLoading = true
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.pageLoaded(page, first: true)) { $0.paging.isLoading = false }
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  /// What an earlier version saved in the settings (its outbox, in today's format and the
+  /// older one of entries alone, its unlisted pushes and its local notices) is moved into the
+  /// log on the first launch, with nothing lost: written to the store, then the settings keys
+  /// emptied. A second launch finds nothing more to move.
+  @Test func anEarlierVersionsOutboxAndPushesMoveIntoTheLogOnTheFirstLaunch() async throws {
+    let push = try PushPayloadParser.parse(
+      Self.pushPayload("p2", minutesAgo: 5), receivedAt: ChangeLogTests.start)
+    let notice = NotificationData(
+      id: "local-1", type: .system, title: "Notice", message: "",
+      timestamp: ChangeLogTests.start, isRead: true, priority: .silent, isLocal: true)
+    let outbox = NotificationsFeature.SavedOutbox(
+      entries: [.markAsRead("n1"), .delete("p2")],
+      rollbacks: [.markAsRead("n1"): .setRead(id: "n1", isRead: true, previous: false)],
+      failures: [.markAsRead("n1"): 8])
+    for format in ["today", "entries alone"] {
+      let outboxData =
+        format == "today"
+        ? try JSONEncoder().encode(outbox) : try JSONEncoder().encode(outbox.entries)
+      let settings = SettingsClient.inMemory([
+        NotificationsFeature.SettingsKey.outbox: outboxData,
+        NotificationsFeature.SettingsKey.pushes: try JSONEncoder().encode(
+          NotificationsFeature.SavedPushes(pushes: [push], notices: [notice])),
+      ])
+      let rows = ChangeLogStore.inMemory()
+      for launch in 1...2 {
+        let page = NotificationPage(items: [], changeCursor: 5)
+        // The changes stay on their way: what is saved is what was moved.
+        var client = Backend(pages: [page, page]).client
+        client.apply = { _ in
+          try await Task.sleep(for: .seconds(3_600))
+          return nil
+        }
+        let store = makeStore(
+          backend: Backend(pages: []), saved: rows, settings: settings, client: client)
+        store.exhaustivity = .off
+        await store.send(.onAppear)
+        await store.receive(
+          CasePath(Feature.Action.restored) { if case .restored(let saved) = $0 { saved } else { nil } }
+        )
+        var expected = ChangeLog()
+        expected.receive(push, at: ChangeLogTests.start)
+        expected.recordNotice(notice)
+        expected.record(.markAsRead("n1"), id: Feature.migratedRecordID(1))
+        expected.record(.delete("p2"), id: Feature.migratedRecordID(2))
+        func described(_ log: ChangeLog) -> [String] {
+          log.records.map { "\($0.id) \($0.intent)" }
+        }
+        #expect(
+          try await described(rows.load()) == described(expected), "\(format), launch \(launch)")
+        #expect(
+          try await rows.load().unlisted == expected.unlisted, "\(format), launch \(launch)")
+        #expect(
+          store.state.log.records.map(\.intent) == [.markAsRead("n1"), .delete("p2")],
+          "\(format), launch \(launch)")
+        #expect(store.state.shown.ids == [notice.id], "\(format), launch \(launch)")
+        let emptied = try await settings.load(
+          NotificationsFeature.SavedOutbox.self, forKey: NotificationsFeature.SettingsKey.outbox)
+        #expect(emptied?.entries == [], "\(format), launch \(launch)")
+        await store.send(.onDisappear)
+        await store.skipInFlightEffects()
+      }
+    }
+  }
+
   /// Issue #24, item 3: two processes on one inbox lose no push and no notice. Each writes its
   /// own rows; a third launch reads all of them.
   @Test func twoProcessesReceivingPushesAndNoticesAtOnceLoseNone() async throws {
