@@ -14,21 +14,13 @@ extension NotificationFeature {
     from store: ChangeLogStore, migrating settings: SettingsClient, receivedAt now: Date
   ) async throws -> ChangeLog {
     let loaded = try await store.load()
-    let decoder = JSONDecoder()
-    let outboxData = try? await settings.loadData(SettingsKey.outbox)
-    let pushesData = try? await settings.loadData(SettingsKey.pushes)
-    // An older version saved the outbox's entries alone.
+    // What cannot be read is left as it is: there is nothing of it to move.
     let outbox =
-      outboxData.flatMap { $0 }.flatMap { data in
-        (try? decoder.decode(NotificationsFeature.SavedOutbox.self, from: data))
-          ?? (try? decoder.decode([ChangeIntent].self, from: data)).map {
-            NotificationsFeature.SavedOutbox(entries: $0)
-          }
-      } ?? NotificationsFeature.SavedOutbox(entries: [])
+      (try? await settings.load(NotificationsFeature.SavedOutbox.self, forKey: SettingsKey.outbox))
+      ?? NotificationsFeature.SavedOutbox(entries: [])
     let pushes =
-      pushesData.flatMap { $0 }.flatMap {
-        try? decoder.decode(NotificationsFeature.SavedPushes.self, from: $0)
-      } ?? NotificationsFeature.SavedPushes()
+      (try? await settings.load(NotificationsFeature.SavedPushes.self, forKey: SettingsKey.pushes))
+      ?? NotificationsFeature.SavedPushes()
     guard !outbox.entries.isEmpty || !pushes.pushes.isEmpty || !pushes.notices.isEmpty else {
       return loaded
     }

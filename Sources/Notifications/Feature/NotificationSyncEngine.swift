@@ -396,11 +396,7 @@ public struct NotificationSyncEngine: Reducer {
   /// Loads the outbox a previous launch saved (or, from an older version, its entries alone).
   func loadOutbox() -> Effect<Action> {
     .run { [settings] send in
-      guard let data = try await settings.loadData(SettingsKey.outbox) else { return }
-      let decoder = JSONDecoder()
-      let saved =
-        (try? decoder.decode(SavedOutbox.self, from: data))
-        ?? (try? decoder.decode([OutboxEntry].self, from: data)).map { SavedOutbox(entries: $0) }
+      let saved = try await settings.load(SavedOutbox.self, forKey: SettingsKey.outbox)
       if let saved, !saved.entries.isEmpty { await send(.outboxRestored(saved)) }
     } catch: { _, _ in
     }

@@ -112,7 +112,8 @@ extension NotificationsFeature {
 
   /// The outbox as the settings keep it: the queued changes, how to undo each, and how many
   /// times each has failed again, so that a change that fails for good after a relaunch is
-  /// rolled back exactly and retries stay bounded across launches.
+  /// rolled back exactly and retries stay bounded across launches. It decodes from an older
+  /// version's format too, the entries alone.
   public struct SavedOutbox: Sendable, Hashable, Codable {
     public var entries: [OutboxEntry]
     public var rollbacks: [OutboxEntry: PendingChange]
@@ -125,6 +126,18 @@ extension NotificationsFeature {
       self.entries = entries
       self.rollbacks = rollbacks
       self.failures = failures
+    }
+
+    public init(from decoder: any Decoder) throws {
+      guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+        // An older version saved the entries alone.
+        self.init(entries: try [OutboxEntry](from: decoder))
+        return
+      }
+      self.init(
+        entries: try container.decode([OutboxEntry].self, forKey: .entries),
+        rollbacks: try container.decode([OutboxEntry: PendingChange].self, forKey: .rollbacks),
+        failures: try container.decode([OutboxEntry: Int].self, forKey: .failures))
     }
   }
 

@@ -375,18 +375,7 @@ struct NotificationFeatureAppTests {
       },
       changesSince: { _ in [] },
       apply: { _ in nil })
-    let store = sync.makeStore(backend: backend, saved: .inMemory(), client: client)
-    await store.send(.onAppear) { $0.launch = .restoring() }
-    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
-      $0.launch = .ready
-      $0.paging.isLoading = true
-      $0.preferences.authorization = .denied
-    }
-    await store.receive(.pageLoaded(page, first: true)) {
-      $0.paging.isLoading = false
-      $0.server.replace(with: page)
-      $0.connection = .connecting
-    }
+    let store = await sync.loadingFirstPage(page, backend: backend, client: client)
     await store.receive(.updatesConnected) { $0.connection = .live }
     // Live, then dropped: attempts count from zero again.
     await store.receive(.updatesFailed(.network, attempt: 0)) {
@@ -463,6 +452,22 @@ struct NotificationFeatureAppTests {
     #expect(saved.map(Set.init) == [.ping, .role])
   }
 
+  /// The push of n9, an older notification with nothing to open.
+  static let pushOfN9 = payload(
+    #"{"id":"n9","type":"ping","title":"n9","body":"","timestamp":1699994600}"#)
+
+  /// The person taps the push of n9, which the store has not listed: it is kept as a push,
+  /// marked read, and looked up.
+  func tapThePushOfN9(_ store: TestStore<Feature.State, Feature.Action>) async throws {
+    let push = try PushPayloadParser.parse(Self.pushOfN9, receivedAt: ChangeLogTests.start)
+    await store.send(.notificationResponse(Self.pushOfN9)) {
+      $0.log.receive(push, at: ChangeLogTests.start)
+      $0.log.record(.markAsRead("n9"), id: UUID(0))
+      $0.shown.append(Self.read(push))
+      $0.lastTap = .nothingToOpen(id: "n9")
+    }
+  }
+
   /// A change to a push the server has not listed asks the server for it by id: one the server
   /// has on a page not loaded (a cold start from the push of an older notification) is held,
   /// and the change is sent (it used to wait for a listing that never came).
@@ -473,15 +478,7 @@ struct NotificationFeatureAppTests {
       changeCursor: 3)
     let backend = Backend(pages: [page], answers: [.success(4)], byID: ["n9": older])
     let store = await sync.launched(with: page, backend: backend)
-    let payload = payload(
-      #"{"id":"n9","type":"ping","title":"n9","body":"","timestamp":1699994600}"#)
-    let push = try PushPayloadParser.parse(payload, receivedAt: ChangeLogTests.start)
-    await store.send(.notificationResponse(payload)) {
-      $0.log.receive(push, at: ChangeLogTests.start)
-      $0.log.record(.markAsRead("n9"), id: UUID(0))
-      $0.shown.append(Self.read(push))
-      $0.lastTap = .nothingToOpen(id: "n9")
-    }
+    try await tapThePushOfN9(store)
     await store.receive(.pushLookedUp(id: "n9", older)) {
       $0.server.fetched(older)
       $0.log.serverListed(["n9"])
@@ -505,15 +502,7 @@ struct NotificationFeatureAppTests {
     var client = backend.client
     client.fetchNotification = { id in throw DeletedNotificationError(id: id, cursor: 3) }
     let store = await sync.launched(with: page, backend: backend, client: client)
-    let payload = payload(
-      #"{"id":"n9","type":"ping","title":"n9","body":"","timestamp":1699994600}"#)
-    let push = try PushPayloadParser.parse(payload, receivedAt: ChangeLogTests.start)
-    await store.send(.notificationResponse(payload)) {
-      $0.log.receive(push, at: ChangeLogTests.start)
-      $0.log.record(.markAsRead("n9"), id: UUID(0))
-      $0.shown.append(Self.read(push))
-      $0.lastTap = .nothingToOpen(id: "n9")
-    }
+    try await tapThePushOfN9(store)
     await store.receive(.pushLookedUpDeleted(id: "n9", at: 3)) {
       $0.server.remove("n9", at: 3)
       $0.log.serverRemoved(["n9"])
@@ -529,9 +518,7 @@ struct NotificationFeatureAppTests {
   /// meanwhile holds for what was restored, and the change to the push is sent. It
   /// used to stay listed after the server deleted it (lifetime seed 1641622519520334210).
   @Test func whatTheServerSaysWhileTheLogIsReadHoldsForWhatWasRestored() async throws {
-    let payload = payload(
-      #"{"id":"n9","type":"ping","title":"n9","body":"","timestamp":1699994600}"#)
-    let push = try PushPayloadParser.parse(payload, receivedAt: ChangeLogTests.start)
+    let push = try PushPayloadParser.parse(Self.pushOfN9, receivedAt: ChangeLogTests.start)
     var saved = ChangeLog()
     saved.receive(push, at: ChangeLogTests.start)
     saved.record(.markAsRead("n9"), id: UUID(100))
@@ -544,7 +531,7 @@ struct NotificationFeatureAppTests {
     let store = sync.makeStore(launching, backend: backend, saved: .inMemory(saved))
     store.exhaustivity = .off
 
-    await store.send(.notificationResponse(payload))
+    await store.send(.notificationResponse(Self.pushOfN9))
     await store.receive(.pushLookedUp(id: "n9", listed))
     await store.send(.restored(Feature.Saved(log: saved)))
     #expect(store.state.log.unlisted.isEmpty)

@@ -135,6 +135,18 @@ struct NotificationFeatureSyncTests {
     with page: NotificationPage, backend: Backend, settings: SettingsClient = .inMemory(),
     client: NotificationClient? = nil
   ) async -> TestStore<Feature.State, Feature.Action> {
+    let store = await loadingFirstPage(page, backend: backend, settings: settings, client: client)
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    let unread = store.state.unreadCount
+    if unread > 0 { await store.receive(.delegate(.unreadCountChanged(unread))) }
+    return store
+  }
+
+  /// A store launched with nothing saved, up to its first page, `page`: the live stream opens.
+  func loadingFirstPage(
+    _ page: NotificationPage, backend: Backend, settings: SettingsClient = .inMemory(),
+    client: NotificationClient? = nil
+  ) async -> TestStore<Feature.State, Feature.Action> {
     let store = makeStore(backend: backend, saved: .inMemory(), settings: settings, client: client)
     await store.send(.onAppear) { $0.launch = .restoring() }
     await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
@@ -150,9 +162,6 @@ struct NotificationFeatureSyncTests {
       $0.shown = NotificationFeed(uniqueElements: page.items)
       $0.connection = .connecting
     }
-    await store.receive(.updatesConnected) { $0.connection = .live }
-    let unread = store.state.unreadCount
-    if unread > 0 { await store.receive(.delegate(.unreadCountChanged(unread))) }
     return store
   }
 
@@ -358,20 +367,7 @@ struct NotificationFeatureSyncTests {
   /// spun until it was killed).
   @Test func aFirstPageWithNoCursorDoesNotOpenTheStreamAgain() async throws {
     let page = NotificationPage(items: [Self.notification("n1", version: 1, minutesAgo: 1)])
-    let backend = Backend(pages: [page, page])
-    let store = makeStore(backend: backend, saved: .inMemory())
-    await store.send(.onAppear) { $0.launch = .restoring() }
-    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
-      $0.launch = .ready
-      $0.paging.isLoading = true
-      $0.preferences.authorization = .denied
-    }
-    await store.receive(.pageLoaded(page, first: true)) {
-      $0.paging.isLoading = false
-      $0.server.replace(with: page)
-      $0.shown = NotificationFeed(uniqueElements: page.items)
-      $0.connection = .connecting
-    }
+    let store = await loadingFirstPage(page, backend: Backend(pages: [page, page]))
     // Connected with nothing listed by a page with a cursor: the first page is asked again.
     await store.receive(.updatesConnected) {
       $0.connection = .live
