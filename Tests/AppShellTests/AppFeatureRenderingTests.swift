@@ -44,7 +44,10 @@ struct AppFeatureRenderingTests {
   }
 
   @Test func aPushInTheForegroundQueuesItsBanner() async {
-    let store = makeStore()
+    // The server does not list the push yet.
+    let store = AppFeatureTests().makeStore {
+      $0.notificationClient.fetchNotification = { _ in throw UserFacingError.notFound }
+    }
     let json =
       #"{"id":"b1","type":"alert","alertId":"a1","title":"First","body":"One","timestamp":1700000000}"#
     await store.send(.notifications(.pushReceived(Data(json.utf8)))) {
@@ -54,6 +57,7 @@ struct AppFeatureRenderingTests {
     await store.receive(.notifications(.delegate(.presentBanner(Self.first, Self.announced)))) {
       $0.banners = [AppFeature.Banner(notification: Self.first, options: Self.announced)]
     }
+    await store.receive(.notifications(.pushLookedUp(id: "b1", nil)))
     await store.receive(.notifications(.delegate(.unreadCountChanged(2)))) { $0.unreadCount = 2 }
   }
 

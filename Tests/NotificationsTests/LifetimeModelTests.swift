@@ -79,11 +79,6 @@ struct LifetimeModelTests {
   /// and not that number, until every page is loaded (then the count must agree, and does).
   /// Seeds 6, 7, 16, 29, 33 and 54 fail with it turned true.
   static let theUnreadCountAgreesBeforeEveryPageIsLoaded = false
-  /// Whether the push of a notification the person deleted, delivered again after a relaunch,
-  /// leaves it deleted. Not generated while false: after a relaunch nothing remembers the
-  /// deletion once the server applied it and the feed saw it (`ServerFeed` is not saved), and a
-  /// push carries no cursor to order it by (issue #24, item 6). Seed: 1, step 91.
-  static let aDeletedNotificationStaysDeletedWhenItsPushComesAgain = false
 
   nonisolated static var seeds: [UInt64] {
     let environment = ProcessInfo.processInfo.environment

@@ -15,19 +15,28 @@ extension NotificationFeature {
       return .send(.delegate(.pushParseFailed(error)))
     }
     state.lastPushParseError = nil
-    // The server lists it already (a duplicate delivery, or a late one): its copy is newer.
-    if !state.server.notifications.contains(id: push.id), state.log.receive(push, at: date.now) {
+    // The server lists it already (a duplicate delivery, or a late one): its copy is newer. Or
+    // the server deleted it (delivered again after the deletion): the deletion holds.
+    var lookUp = Effect<Action>.none
+    if !state.server.notifications.contains(id: push.id), state.server.deletions[push.id] == nil,
+      state.log.receive(push, at: date.now)
+    {
       state.reshow([push.id])
+      // The server is asked for it: it may list it already, or have deleted it (a push
+      // delivered again after a relaunch that forgot the person's deletion), and then the
+      // deletion holds. Before the launch is ready, its first page looks pushes up; a tap's
+      // change looks it up.
+      if state.launch == .ready, !tapped { lookUp = lookUpPushes([push.id], in: state) }
     }
     if tapped { return tap(push.id, in: &state) }
     // Not shown: the person deleted it (a duplicate delivery after the deletion).
-    guard let shown = state.shown[id: push.id], state.isInForeground else { return .none }
+    guard let shown = state.shown[id: push.id], state.isInForeground else { return lookUp }
     if state.launch.arrived != nil {
       state.launch.arrived?.banners.append(shown)
-      return .none
+      return lookUp
     }
-    guard let options = bannerOptions(for: shown, in: state) else { return .none }
-    return .send(.delegate(.presentBanner(shown, options)))
+    guard let options = bannerOptions(for: shown, in: state) else { return lookUp }
+    return .merge(.send(.delegate(.presentBanner(shown, options))), lookUp)
   }
 
   /// Silent notifications are never announced; muted types are not, unless the notification

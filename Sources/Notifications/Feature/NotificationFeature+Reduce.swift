@@ -65,15 +65,20 @@ extension NotificationFeature {
         state.log.serverListed(page.items.lazy.map(\.id))
         forgetSeen(&state, reflectedIn: page.items.lazy.map(\.id))
         state.reshowAll()
+        // The pushes the server does not list are looked up: changes may wait for one the
+        // server has on a page not loaded, and the server may have deleted one (a push
+        // delivered again after a relaunch that forgot the deletion, or kept by an earlier
+        // launch).
+        let lookUp = lookUpPushes(state.log.unlisted.ids, in: state)
         // The live stream opens from the first page's cursor: opened before, a change made
         // between the page and the stream would be missed. One opened (or opening) with no
         // first page, from now, is opened again from the page's cursor: it says nothing of
         // what changed between the page and its opening. (A page with no cursor, from a
         // backend that does not order what it says, lists nothing to resume from.)
         guard !wasListed, state.connection == .offline || page.changeCursor != nil else {
-          return .none
+          return lookUp
         }
-        return startUpdates(&state, attempt: 0)
+        return .merge(lookUp, startUpdates(&state, attempt: 0))
       }
       state.server.append(page)
       state.log.serverListed(page.items.lazy.map(\.id))
@@ -430,13 +435,9 @@ extension NotificationFeature {
     state.paging.isLoading = true
     state.reshowAll()
     let first = PageRequest(limit: Self.pageSize)
-    // The pushes that changes of an earlier launch wait for.
-    let waitedFor = state.log.records.lazy.filter { $0.status == .awaitingListing }
-      .flatMap(\.intent.ids)
-    // A cached page that comes after the server's is not shown: the two may race.
-    return .merge(
-      loadCachedPage(first), fetchPage(first, first: true),
-      lookUpPushes(Set(waitedFor).sorted(), in: state))
+    // A cached page that comes after the server's is not shown: the two may race. The first
+    // page looks up the pushes the server has not listed.
+    return .merge(loadCachedPage(first), fetchPage(first, first: true))
   }
 
   /// Reads the first page a cache on the device holds, if the client has one.

@@ -122,6 +122,8 @@ struct NotificationFeatureAppTests {
       $0.log.receive(ping, at: ChangeLogTests.start)
       $0.shown = [ping]
     }
+    // Each push the server does not list is looked up: this one, not yet.
+    await store.receive(.pushLookedUp(id: "p1", nil))
     await store.receive(.delegate(.unreadCountChanged(1)))
 
     let alertPayload = payload(
@@ -132,6 +134,7 @@ struct NotificationFeatureAppTests {
       $0.shown = [ping, alert]
     }
     await store.receive(.delegate(.presentBanner(alert, [.banner, .sound, .badge])))
+    await store.receive(.pushLookedUp(id: "a1", nil))
     await store.receive(.delegate(.unreadCountChanged(2)))
 
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
@@ -142,6 +145,7 @@ struct NotificationFeatureAppTests {
       $0.log.receive(second, at: ChangeLogTests.start)
       $0.shown = [ping, second, alert]
     }
+    await store.receive(.pushLookedUp(id: "a2", nil))
     await store.receive(.delegate(.unreadCountChanged(3)))
 
     let broken = payload(#"{"id":"","type":"alert"}"#)
@@ -193,8 +197,10 @@ struct NotificationFeatureAppTests {
       $0.server.replace(with: page)
       $0.connection = .connecting
     }
-    await store.receive(.pushLookedUp(id: "p2", nil))
     await store.receive(.delegate(.unreadCountChanged(1)))
+    // The first page looks up the pushes it does not list.
+    await store.receive(.pushLookedUp(id: "p2", nil))
+    await store.receive(.pushLookedUp(id: "p1", nil))
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.send(.onDisappear) { $0.connection = .offline }
     let kept = try await rows.load()
@@ -510,6 +516,81 @@ struct NotificationFeatureAppTests {
     }
     #expect(store.state.log.records.isEmpty)
     #expect(backend.requests.withLock { $0 }.isEmpty)
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  /// Issue #24, item 6: the push service delivers again the push of a notification the person
+  /// deleted. In the launch that saw the deletion the server's deletion holds: nothing is
+  /// listed or announced. After a relaunch, which remembers nothing of it, the push is looked up
+  /// and the server's answer (deleted, at its cursor) takes it out again. It used to come back
+  /// and stay.
+  @Test func aDeletedNotificationStaysDeletedWhenItsPushComesAgain() async throws {
+    let n9 = Self.notification("n9", version: 2, minutesAgo: 90)
+    let page = NotificationPage(items: [n9], changeCursor: 2)
+    let store = await sync.launched(with: page, backend: Backend(pages: [page]))
+    let deleted = NotificationEvent(.deleted(id: "n9"), cursor: 3)
+    await store.send(.liveEvent(deleted)) {
+      $0.server.apply(deleted)
+      $0.shown = []
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.send(.pushReceived(Self.pushOfN9))
+    await store.send(.onDisappear) { $0.connection = .offline }
+
+    // A relaunch: the server's first page no longer lists n9.
+    let after = NotificationPage(items: [], changeCursor: 3)
+    let backend = Backend(pages: [after])
+    var client = backend.client
+    client.fetchNotification = { id in throw DeletedNotificationError(id: id, cursor: 3) }
+    let relaunched = await sync.launched(with: after, backend: backend, client: client)
+    let push = try PushPayloadParser.parse(Self.pushOfN9, receivedAt: ChangeLogTests.start)
+    await relaunched.send(.pushReceived(Self.pushOfN9)) {
+      $0.log.receive(push, at: ChangeLogTests.start)
+      $0.shown = [push]
+    }
+    await relaunched.receive(.delegate(.presentBanner(push, [.banner, .sound, .badge])))
+    await relaunched.receive(.pushLookedUpDeleted(id: "n9", at: 3)) {
+      $0.server.remove("n9", at: 3)
+      $0.log.serverRemoved(["n9"])
+      $0.shown = []
+    }
+    await relaunched.receive(.delegate(.unreadCountChanged(1)))
+    await relaunched.receive(.delegate(.unreadCountChanged(0)))
+    await relaunched.send(.onDisappear) { $0.connection = .offline }
+    #expect(relaunched.state.log.isEmpty)
+  }
+
+  /// A push received while the server cannot be reached is looked up by the next first page:
+  /// the server deleted it, and it leaves.
+  @Test func aPushLookedUpOfflineIsLookedUpAgainByTheNextFirstPage() async throws {
+    let page = NotificationPage(items: [], changeCursor: 3)
+    let backend = Backend(pages: [page, page])
+    let lookUps = LockedState(0)
+    var client = backend.client
+    client.fetchNotification = { id in
+      let count = lookUps.withLock { count in
+        count += 1
+        return count
+      }
+      if count == 1 { throw UserFacingError.network }
+      throw DeletedNotificationError(id: id, cursor: 3)
+    }
+    let store = await sync.launched(with: page, backend: backend, client: client)
+    let push = try PushPayloadParser.parse(Self.pushOfN9, receivedAt: ChangeLogTests.start)
+    await store.send(.pushReceived(Self.pushOfN9)) {
+      $0.log.receive(push, at: ChangeLogTests.start)
+      $0.shown = [push]
+    }
+    await store.receive(.delegate(.presentBanner(push, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.refreshRequested) { $0.paging.isLoading = true }
+    await store.receive(.pageLoaded(page, first: true)) { $0.paging.isLoading = false }
+    await store.receive(.pushLookedUpDeleted(id: "n9", at: 3)) {
+      $0.server.remove("n9", at: 3)
+      $0.log.serverRemoved(["n9"])
+      $0.shown = []
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
     await store.send(.onDisappear) { $0.connection = .offline }
   }
 

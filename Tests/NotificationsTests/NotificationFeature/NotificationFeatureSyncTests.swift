@@ -296,6 +296,9 @@ struct NotificationFeatureSyncTests {
     }
     await store.receive(.delegate(.presentBanner(tapped, [.banner, .sound, .badge])))
     await store.receive(.delegate(.unreadCountChanged(2)))
+    // The first page looks up the pushes it does not list: the server has neither yet.
+    await store.receive(.pushLookedUp(id: "p2", nil))
+    await store.receive(.pushLookedUp(id: "p1", nil))
     await store.receive(.updatesConnected) { $0.connection = .live }
     await store.send(.onDisappear) { $0.connection = .offline }
     #expect(try await rows.load().unlisted.ids == ["p2", "p1"])
