@@ -18,13 +18,20 @@ import Testing
 /// error the feature reports.
 @MainActor
 func markAsRead(_ id: String, in inbox: LocalInbox) async -> [String] {
-  let store = Store(initialState: NotificationsFeature.State()) {
-    NotificationsFeature()
+  let store = Store(initialState: NotificationFeature.State()) {
+    NotificationFeature()
   } withDependencies: {
     $0.notificationClient = inbox.notificationClient
     $0.settingsClient = inbox.settingsClient
+    $0.changeLogStore = inbox.changeLogStore(scope: "local")
   }
-  await store.send(.refreshRequested).finish()
+  // The launch reads what earlier runs saved, then loads the first page.
+  store.send(.onAppear)
+  for await state in store.states where state.launch == .ready && !state.paging.isLoading {
+    break
+  }
+  // A command does not follow the live updates the first page opened.
+  store.send(.onDisappear)
   await store.send(.markAsRead(id)).finish()
   if let error = store.state.error { return ["error: \(error.message)"] }
   return store.state.filteredNotifications.map { "\($0.isRead ? " " : "•") \($0.title)" }
@@ -45,7 +52,7 @@ func markAsRead(_ id: String, in inbox: LocalInbox) async -> [String] {
 
 // snippet: swiftui-shell
 struct NotificationsView: View {
-  let store: Store<NotificationsFeature.State, NotificationsFeature.Action>
+  let store: Store<NotificationFeature.State, NotificationFeature.Action>
 
   var body: some View {
     List(store.state.filteredNotifications) { notification in

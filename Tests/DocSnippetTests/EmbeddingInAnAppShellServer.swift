@@ -12,16 +12,17 @@ import Testing
 // snippet: show
 
 /// The notification center on the server at `serverURL`: its feed is cached in `cache`, a
-/// database of its own for that server, which keeps the feature's settings too.
+/// database of its own for that server, which keeps the feature's settings and change log too.
 @MainActor
 func notificationsStore(
   server serverURL: URL, token: String?, cache: LocalInbox
-) -> Store<NotificationsFeature.State, NotificationsFeature.Action> {
-  Store(initialState: NotificationsFeature.State()) {
-    NotificationsFeature()
+) -> Store<NotificationFeature.State, NotificationFeature.Action> {
+  Store(initialState: NotificationFeature.State()) {
+    NotificationFeature()
   } withDependencies: {
     $0.notificationClient = cache.caching(.live(baseURL: serverURL, token: token))
     $0.settingsClient = cache.settingsClient
+    $0.changeLogStore = cache.changeLogStore(scope: serverURL.absoluteString)
   }
 }
 // snippet: end
@@ -42,14 +43,16 @@ func notificationsStore(
   let cache = LocalInbox(url: folder.appendingPathComponent("server-cache.sqlite"))
   // An earlier session cached the server's feed.
   let earlier = cache.caching(InMemoryNotificationBackend(seed: feed).client)
-  _ = try await earlier.fetchPage(PageRequest(limit: NotificationsFeature.pageSize))
+  _ = try await earlier.fetchPage(PageRequest(limit: NotificationFeature.pageSize))
 
   // Nothing listens on port 9 (discard): every request to the server fails.
   let serverURL = try #require(URL(string: "http://127.0.0.1:9"))
   let store = notificationsStore(server: serverURL, token: nil, cache: cache)
   store.send(.onAppear)
-  for await state in store.states where state.hasLoadedOnce && !state.isLoading { break }
-  #expect(store.state.notifications.elements == feed)
+  for await state in store.states where state.launch == .ready && !state.paging.isLoading {
+    break
+  }
+  #expect(store.state.shown.elements == feed)
   #expect(store.state.unreadCount == feed.count { !$0.isRead })
   #expect(store.state.error == nil)
   store.cancelAll()

@@ -85,8 +85,8 @@ struct GuidePackageTests {
     try await GuidePackage.buildAndTest(
       package,
       expecting: [
-        "theEngineAloneRollsBackAChangeThatFailsForGood()", "aPushIsSavedUntilTheFeedListsIt()",
-        "aFailedMarkAsReadRollsBack()", "aChangeFromTheTapToTheServersTruth()",
+        "aChangeTheServerRefusesLeavesTheLog()", "aPushIsKeptUntilTheServerListsIt()",
+        "aChangeFromTheTapToTheServersTruth()",
       ])
   }
 
@@ -192,7 +192,7 @@ struct GuidePackage {
       ("Sources/Inbox/AppFeature.swift", ["embedding"]),
       (
         "Tests/InboxTests/InboxTests.swift",
-        ["sync-engine-test", "saved-pushes", "testing", "life-of-a-change"]
+        ["testing", "pushes", "life-of-a-change"]
       ),
     ],
     products: ("Inbox", ["Loom", "Notifications"]))

@@ -2,24 +2,6 @@
 // Docs/EmbeddingInAnAppShell.md. `AppFeature` here is a small stand-in for the complete shell in
 // Examples/AppShell.
 
-// snippet: sync-engine-test
-import Foundation
-import Loom
-import LoomTesting
-import Notifications
-import Testing
-
-@MainActor
-@Test func theEngineAloneRollsBackAChangeThatFailsForGood() async {
-  let change = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
-  var state = NotificationSyncEngine.State()
-  state.pendingChanges[UUID(0)] = change
-  let store = TestStore(initialState: state) { NotificationSyncEngine() }
-  await store.send(.changeFailed(UUID(0), .notFound)) { $0.pendingChanges = [:] }
-  await store.receive(.delegate(.rollBack(change, error: .notFound)))
-}
-// snippet: end
-
 // snippet: embedding
 import Loom
 import Notifications
@@ -27,16 +9,16 @@ import Notifications
 struct AppFeature: Reducer {
   enum Tab: Equatable { case inbox, contacts, alerts }
   struct State: Equatable {
-    var notifications = NotificationsFeature.State()
+    var notifications = NotificationFeature.State()
     var selectedTab: Tab = .inbox
     var selectedContactID: String?
     var selectedPingID: String?
     var unreadCount = 0
   }
-  enum Action: Sendable { case notifications(NotificationsFeature.Action) }
+  enum Action: Sendable { case notifications(NotificationFeature.Action) }
 
   var body: some ReducerOf<Self> {
-    Scope(state: \.notifications, action: .notifications) { NotificationsFeature() }
+    Scope(state: \.notifications, action: .notifications) { NotificationFeature() }
     Reduce { state, action in
       switch action {
       case .notifications(.delegate(.navigateToContact(let id))):
@@ -60,7 +42,7 @@ struct AppFeature: Reducer {
   }
 }
 
-extension CasePath where Root == AppFeature.Action, Value == NotificationsFeature.Action {
+extension CasePath where Root == AppFeature.Action, Value == NotificationFeature.Action {
   static var notifications: Self {
     Self(AppFeature.Action.notifications) {
       if case .notifications(let action) = $0 { action } else { nil }
@@ -81,69 +63,77 @@ let feed = [
 ]
 
 // snippet: testing
+import Foundation
+import Loom
+import LoomTesting
+import Notifications
+import Testing
+
 @MainActor
-@Test func aFailedMarkAsReadRollsBack() async {
-  let feed = [
-    NotificationData(
-      id: "n1", type: .ping, title: "Ping from Ada", message: "Are you there?",
-      timestamp: Date(timeIntervalSince1970: 1_700_000_060),
-      target: .ping(pingID: "p1", contactID: "c1")),
-    NotificationData(
-      id: "n2", type: .alert, title: "Battery low", message: "Sensor 4 is at 5%.",
-      timestamp: Date(timeIntervalSince1970: 1_700_000_000), target: .alert(alertID: "a1")),
-  ]
-  let store = TestStore(initialState: NotificationsFeature.State(notifications: feed)) {
-    NotificationsFeature()
+@Test func aChangeTheServerRefusesLeavesTheLog() async {
+  let unread = NotificationData(
+    id: "n1", type: .ping, title: "Ping from Ada", message: "Are you there?",
+    timestamp: Date(timeIntervalSince1970: 1_700_000_060), version: 3)
+  // A feature that has launched, and whose server listed n1, unread.
+  var launched = NotificationFeature.State()
+  launched.launch = .ready
+  launched.server.replace(with: NotificationPage(items: [unread], changeCursor: 3))
+  launched.reshowAll()
+  let store = TestStore(initialState: launched) {
+    NotificationFeature()
   } withDependencies: {
     $0.uuid = .incrementing
-    $0.notificationClient.markAsRead = { _ in throw UserFacingError.notFound }
+    $0.date = .constant(Date(timeIntervalSince1970: 1_700_000_120))
+    $0.changeLogStore = .inMemory()
+    $0.notificationClient.apply = { _ in throw UserFacingError.notFound }
   }
   await store.send(.markAsRead("n1")) {
-    $0.notifications[id: "n1"]?.isRead = true
-    $0.sync.pendingChanges[UUID(0)] = .setRead(id: "n1", isRead: true, previous: false)
+    $0.log.record(.markAsRead("n1"), id: UUID(0))
+    $0.log.markSending(UUID(0))
+    $0.shown[id: "n1"]?.isRead = true
   }
-  await store.receive(.sync(.changeFailed(UUID(0), .notFound))) {
-    $0.sync.pendingChanges = [:]
-  }
-  await store.receive(.delegate(.unreadCountChanged(1)))
-  let undone = NotificationsFeature.PendingChange.setRead(id: "n1", isRead: true, previous: false)
-  await store.receive(.sync(.delegate(.rollBack(undone, error: .notFound)))) {
-    $0.notifications[id: "n1"]?.isRead = false
+  // The server refuses it for good: the record leaves, and n1 is shown as the server has it.
+  await store.receive(.changeFailed(UUID(0), .notFound)) {
+    $0.log = ChangeLog()
+    $0.shown[id: "n1"]?.isRead = false
     $0.error = .notFound
   }
+  await store.receive(.delegate(.unreadCountChanged(0)))
   await store.receive(.delegate(.errorOccurred(.notFound)))
-  await store.receive(.delegate(.unreadCountChanged(2)))
+  await store.receive(.delegate(.unreadCountChanged(1)))
 }
 // snippet: end
 
-// snippet: saved-pushes
+// snippet: pushes
 @MainActor
-@Test func aPushIsSavedUntilTheFeedListsIt() async {
+@Test func aPushIsKeptUntilTheServerListsIt() async {
   let now = Date(timeIntervalSince1970: 1_700_000_120)
-  let store = TestStore(initialState: NotificationsFeature.State()) {
-    NotificationsFeature()
+  var launched = NotificationFeature.State()
+  launched.launch = .ready
+  let store = TestStore(initialState: launched) {
+    NotificationFeature()
   } withDependencies: {
     $0.date = .constant(now)
-    $0.settingsClient = .inMemory()
+    $0.changeLogStore = .inMemory()
   }
-  await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
   let pushed = NotificationData(
     id: "p1", type: .ping, title: "Hi", message: "Are you there?", timestamp: now)
   let payload = #"{"id":"p1","type":"ping","title":"Hi","body":"Are you there?"}"#
   await store.send(.pushReceived(Data(payload.utf8))) {
-    $0.notifications = [pushed]
-    $0.unlistedPushIDs = ["p1"]
-    $0.pushesBeingSaved = NotificationsFeature.SavedPushes(pushes: [pushed])
+    $0.log.receive(pushed, at: now)
+    $0.shown = [pushed]
   }
-  await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
+  await store.receive(.delegate(.presentBanner(pushed, [.banner, .sound, .badge])))
   await store.receive(.delegate(.unreadCountChanged(1)))
-  // The backend's feed lists it: one item, no longer saved as a push.
-  await store.send(.liveEvent(NotificationEvent(.inserted(pushed), cursor: 1))) {
-    $0.newestCursor = 1
-    $0.unlistedPushIDs = []
-    $0.pushesBeingSaved = NotificationsFeature.SavedPushes()
+  // The server lists it: the push leaves the log, and the server's copy is shown.
+  let listing = NotificationEvent(.inserted(pushed), cursor: 1)
+  var listed = pushed
+  listed.version = 1
+  await store.send(.liveEvent(listing)) {
+    $0.server.apply(listing)
+    $0.log = ChangeLog()
+    $0.shown = [listed]
   }
-  await store.receive(.pushesSaved) { $0.pushesBeingSaved = nil }
 }
 // snippet: end
 

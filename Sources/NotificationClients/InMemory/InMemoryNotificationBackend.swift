@@ -7,8 +7,11 @@ import Notifications
 /// ```swift
 /// let backend = InMemoryNotificationBackend(seed: notifications)
 /// backend.failNext(2, with: .network)
-/// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
-///   withDependencies: { $0.notificationClient = backend.client }
+/// let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
+///   withDependencies: {
+///     $0.notificationClient = backend.client
+///     $0.changeLogStore = .inMemory()
+///   }
 /// ```
 public final class InMemoryNotificationBackend: Sendable {
   /// The kinds of failure the backend can inject.

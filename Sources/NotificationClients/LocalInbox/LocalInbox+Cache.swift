@@ -6,10 +6,11 @@ extension LocalInbox {
   /// cache.
   ///
   /// ```swift
-  /// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+  /// let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
   ///   withDependencies: {
   ///     $0.notificationClient = cache.caching(.live(baseURL: serverURL, token: token))
   ///     $0.settingsClient = cache.settingsClient
+  ///     $0.changeLogStore = cache.changeLogStore(scope: serverURL.absoluteString)
   ///   }
   /// ```
   ///

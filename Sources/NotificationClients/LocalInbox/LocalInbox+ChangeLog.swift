@@ -8,7 +8,7 @@ extension LocalInbox {
   ///
   /// ```swift
   /// let inbox = LocalInbox(url: LocalInbox.defaultURL())
-  /// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+  /// let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
   ///   withDependencies: {
   ///     $0.notificationClient = inbox.notificationClient
   ///     $0.changeLogStore = inbox.changeLogStore(scope: "local")

@@ -7,10 +7,11 @@ import Notifications
 ///
 /// ```swift
 /// let inbox = LocalInbox(url: LocalInbox.defaultURL())
-/// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+/// let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
 ///   withDependencies: {
 ///     $0.notificationClient = inbox.notificationClient
 ///     $0.settingsClient = inbox.settingsClient
+///     $0.changeLogStore = inbox.changeLogStore(scope: "local")
 ///   }
 /// ```
 ///

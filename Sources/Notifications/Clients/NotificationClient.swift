@@ -5,8 +5,11 @@ import Loom
 ///
 /// ```swift
 /// let backend = InMemoryNotificationBackend(seed: notifications)
-/// let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
-///   withDependencies: { $0.notificationClient = backend.client }
+/// let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
+///   withDependencies: {
+///     $0.notificationClient = backend.client
+///     $0.changeLogStore = .inMemory()
+///   }
 /// ```
 ///
 /// `InMemoryNotificationBackend`, the local inbox and the HTTP client are in the

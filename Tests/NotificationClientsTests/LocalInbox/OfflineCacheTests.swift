@@ -133,13 +133,14 @@ struct OfflineCacheTests {
     let cache = LocalInbox(url: folder.url.appendingPathComponent("cache.sqlite"))
     try await MainActor.run {
       // snippet: offline-cache
-      let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+      let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
         withDependencies: {
           $0.notificationClient = cache.caching(.live(baseURL: serverURL, token: token))
           $0.settingsClient = cache.settingsClient
+          $0.changeLogStore = cache.changeLogStore(scope: serverURL.absoluteString)
         }
       // snippet: end
-      #expect(store.state.notifications.isEmpty)
+      #expect(store.state.shown.isEmpty)
       try cache.open()
     }
   }

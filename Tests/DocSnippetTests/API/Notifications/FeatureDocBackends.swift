@@ -9,31 +9,42 @@ import Testing
 struct BackendDocSnippets {
   @MainActor
   @Test func theHTTPClientIsADependency() {
-    let store = Store(initialState: NotificationsFeature.State()) {
-      NotificationsFeature()
+    let store = Store(initialState: NotificationFeature.State()) {
+      NotificationFeature()
     } withDependencies: {
       // snippet: http-live
       $0.notificationClient = .live(baseURL: URL(string: "http://127.0.0.1:8080")!, token: "t")
       // snippet: end
     }
-    #expect(store.state.notifications.isEmpty)
+    #expect(store.state.shown.isEmpty)
   }
 
+  /// The first page fails, then the live stream's opening; both are asked for again (at once:
+  /// the clock does not wait), and the feed is listed, with the first failure shown.
   @MainActor
-  @Test func theInMemoryBackendFailsTheCallsItIsToldTo() async {
+  @Test(.timeLimit(.minutes(1))) func theInMemoryBackendFailsTheCallsItIsToldTo() async {
     let notifications = FeatureDocSamples.notifications.filter { !$0.isLocal }
-    // snippet: in-memory
-    let backend = InMemoryNotificationBackend(seed: notifications)
-    backend.failNext(2, with: .network)
-    let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
-      withDependencies: { $0.notificationClient = backend.client }
-    // snippet: end
-    await store.send(.refreshRequested).finish()
+    let store = withDependencies {
+      $0.settingsClient = .inMemory()
+      $0.pushClient = .unavailable
+      $0.continuousClock = ImmediateClock()
+    } operation: {
+      // snippet: in-memory
+      let backend = InMemoryNotificationBackend(seed: notifications)
+      backend.failNext(2, with: .network)
+      let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
+        withDependencies: {
+          $0.notificationClient = backend.client
+          $0.changeLogStore = .inMemory()
+        }
+      // snippet: end
+      store.send(.onAppear)
+      return store
+    }
+    for await state in store.states where state.server.listing != nil { break }
     #expect(store.state.error == .network)
-    await store.send(.refreshRequested).finish()
-    #expect(store.state.notifications.isEmpty)
-    await store.send(.refreshRequested).finish()
-    #expect(store.state.notifications.elements == notifications)
+    #expect(store.state.shown.map(\.id) == notifications.map(\.id))
+    store.cancelAll()
   }
 
   @Test func aClearAllIsBoundedByTheNewestNotificationListed() async throws {
@@ -95,26 +106,27 @@ struct BackendDocSnippets {
   @Test func theLocalInboxBacksAStore() {
     // snippet: local-inbox
     let inbox = LocalInbox(url: LocalInbox.defaultURL())
-    let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+    let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
       withDependencies: {
         $0.notificationClient = inbox.notificationClient
         $0.settingsClient = inbox.settingsClient
+        $0.changeLogStore = inbox.changeLogStore(scope: "local")
       }
     // snippet: end
     #expect(inbox.url.path.hasSuffix("loom-notifications/inbox.sqlite"))
-    #expect(store.state.notifications.isEmpty)
+    #expect(store.state.shown.isEmpty)
   }
 
   @MainActor
   @Test func theLocalInboxKeepsTheChangeLog() {
     // snippet: local-inbox-change-log
     let inbox = LocalInbox(url: LocalInbox.defaultURL())
-    let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
+    let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
       withDependencies: {
         $0.notificationClient = inbox.notificationClient
         $0.changeLogStore = inbox.changeLogStore(scope: "local")
       }
     // snippet: end
-    #expect(store.state.notifications.isEmpty)
+    #expect(store.state.shown.isEmpty)
   }
 }

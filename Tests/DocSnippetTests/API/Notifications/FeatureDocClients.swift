@@ -55,16 +55,27 @@ struct ClientDocSnippets {
   }
 
   @MainActor
-  @Test func aStoreRunsOnTheBackendItIsGiven() async {
+  @Test(.timeLimit(.minutes(1))) func aStoreRunsOnTheBackendItIsGiven() async {
     let notifications = FeatureDocSamples.notifications.filter { !$0.isLocal }
-    // snippet: notification-client
-    let backend = InMemoryNotificationBackend(seed: notifications)
-    let store = Store(initialState: NotificationsFeature.State()) { NotificationsFeature() }
-      withDependencies: { $0.notificationClient = backend.client }
-    // snippet: end
-    await store.send(.refreshRequested).finish()
-    #expect(store.state.notifications.elements == notifications)
+    let store = withDependencies {
+      $0.settingsClient = .inMemory()
+      $0.pushClient = .unavailable
+    } operation: {
+      // snippet: notification-client
+      let backend = InMemoryNotificationBackend(seed: notifications)
+      let store = Store(initialState: NotificationFeature.State()) { NotificationFeature() }
+        withDependencies: {
+          $0.notificationClient = backend.client
+          $0.changeLogStore = .inMemory()
+        }
+      // snippet: end
+      store.send(.onAppear)
+      return store
+    }
+    for await state in store.states where state.server.listing != nil { break }
+    #expect(store.state.shown.map(\.id) == notifications.map(\.id))
     #expect(store.state.unreadCount == 2)
+    store.cancelAll()
   }
 
   @Test func tokensAreUploadedAsTheyArrive() async throws {
