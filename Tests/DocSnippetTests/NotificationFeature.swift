@@ -115,6 +115,8 @@ import Testing
   } withDependencies: {
     $0.date = .constant(now)
     $0.changeLogStore = .inMemory()
+    // The server does not list it yet.
+    $0.notificationClient.fetchNotification = { _ in throw UserFacingError.notFound }
   }
   let pushed = NotificationData(
     id: "p1", type: .ping, title: "Hi", message: "Are you there?", timestamp: now)
@@ -124,6 +126,7 @@ import Testing
     $0.shown = [pushed]
   }
   await store.receive(.delegate(.presentBanner(pushed, [.banner, .sound, .badge])))
+  await store.receive(.pushLookedUp(id: "p1", nil))
   await store.receive(.delegate(.unreadCountChanged(1)))
   // The server lists it: the push leaves the log, and the server's copy is shown.
   let listing = NotificationEvent(.inserted(pushed), cursor: 1)

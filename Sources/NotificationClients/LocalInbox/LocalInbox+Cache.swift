@@ -22,10 +22,10 @@ extension LocalInbox {
   ///   change, at or before the newest remote cursor the cache applied or its first page
   ///   reflected, is not copied: it would write an older state over a newer one.
   /// - When the remote cannot be reached (a retryable error), pages are served from the cache,
-  ///   so the list still shows; changes still go to the remote (the feature's outbox queues
-  ///   them).
-  /// - The settings (with the pushes the feature keeps) live in the same database when
-  ///   ``settingsClient`` is used with it.
+  ///   so the list still shows; changes still go to the remote (the feature's change log keeps
+  ///   them until the remote applies them).
+  /// - The settings live in the same database when ``settingsClient`` is used with it, and the
+  ///   feature's change log (with the pushes it keeps) when ``changeLogStore(scope:)`` is.
   ///
   /// where `cache` is a `LocalInbox`, usually at ``defaultURL(environment:)``.
   public func caching(_ remote: NotificationClient) -> NotificationClient {

@@ -15,6 +15,7 @@ extension NotificationFeature {
       return .send(.delegate(.pushParseFailed(error)))
     }
     state.lastPushParseError = nil
+    let wasShown = state.shown.contains(id: push.id)
     // The server lists it already (a duplicate delivery, or a late one): its copy is newer. Or
     // the server deleted it (delivered again after the deletion): the deletion holds.
     var lookUp = Effect<Action>.none
@@ -29,8 +30,11 @@ extension NotificationFeature {
       if state.launch == .ready, !tapped { lookUp = lookUpPushes([push.id], in: state) }
     }
     if tapped { return tap(push.id, in: &state) }
-    // Not shown: the person deleted it (a duplicate delivery after the deletion).
-    guard let shown = state.shown[id: push.id], state.isInForeground else { return lookUp }
+    // Announced once: not when it was shown already (a duplicate delivery, or a notification
+    // the server listed first), nor when it is not shown (the person deleted it).
+    guard !wasShown, let shown = state.shown[id: push.id], state.isInForeground else {
+      return lookUp
+    }
     if state.launch.arrived != nil {
       state.launch.arrived?.banners.append(shown)
       return lookUp

@@ -38,7 +38,7 @@ public struct NotificationPreferencesFeature: Reducer {
   public enum Action: Sendable, Equatable {
     case onAppear
     case loaded(muted: Set<NotificationType>?, authorization: PushClient.AuthorizationStatus)
-    /// The saved muted types, loaded at launch (`NotificationsFeature`'s `onAppear`).
+    /// The saved muted types, read by `NotificationFeature`'s launch.
     case mutedLoaded(Set<NotificationType>?)
     case typeToggled(NotificationType, isOn: Bool)
     case saveFinished(id: Int, error: UserFacingError?)

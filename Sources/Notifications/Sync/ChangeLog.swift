@@ -56,8 +56,9 @@ public struct ChangeLog: Sendable, Hashable {
   /// The pushes the server has not listed yet, and the local notices, in the feed's order.
   /// Changed only after ``willChangeUnlisted(_:)``.
   public internal(set) var unlisted: NotificationFeed = []
-  /// When the device received each push in ``unlisted``: one the server never lists (it was
-  /// deleted before the device saw it listed) leaves after a while (``expireUnlisted(receivedBefore:)``).
+  /// When the device received each push in ``unlisted``. One the server deleted before the
+  /// device saw it listed leaves when a look-up says so (``serverRemoved(_:)``); for a server
+  /// that cannot say, a shell may let old ones go (``expireUnlisted(receivedBefore:)``).
   /// Changed only after ``willChangeUnlisted(_:)``.
   public internal(set) var received: [String: Date] = [:]
 

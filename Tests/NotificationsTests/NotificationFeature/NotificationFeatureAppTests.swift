@@ -106,8 +106,9 @@ struct NotificationFeatureAppTests {
 
   // MARK: Pushes
 
-  /// A push of a muted type is listed and not announced; one of another type is; none is in
-  /// the background; a payload that cannot be read is told to the parent.
+  /// A push of a muted type is listed and not announced; one of another type is, once (a
+  /// duplicate delivery is not announced again); none is in the background; a payload that
+  /// cannot be read is told to the parent.
   @Test func pushesAreAnnouncedUnlessMutedOrInTheBackground() async throws {
     let page = NotificationPage(items: [], changeCursor: 1)
     let store = await sync.launched(with: page, backend: Backend(pages: [page]))
@@ -136,6 +137,8 @@ struct NotificationFeatureAppTests {
     await store.receive(.delegate(.presentBanner(alert, [.banner, .sound, .badge])))
     await store.receive(.pushLookedUp(id: "a1", nil))
     await store.receive(.delegate(.unreadCountChanged(2)))
+    // Delivered again, it changes nothing and is not announced again.
+    await store.send(.pushReceived(alertPayload))
 
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
     let late = payload(
