@@ -53,6 +53,7 @@ extension Lifetime {
       ])
     }
     model.suspendedUntilARefresh = []
+    model.deletedPushesDeliveredAgain = []
     compareWithBackend(everyPageLoaded: false)
     await loadEveryPage()
     compareWithBackend(everyPageLoaded: true)
@@ -115,7 +116,9 @@ extension Lifetime {
     let unlisted = Set(unlistedPushes(in: state, feedIDs: feedIDs).map(\.id))
     var problems: [String] = []
     for notification in state.shown
-    where !notification.isLocal && !unlisted.contains(notification.id) {
+    where !notification.isLocal && !unlisted.contains(notification.id)
+      && !model.deletedPushesDeliveredAgain.contains(notification.id)
+    {
       guard let isRead = backendRead[notification.id] else {
         problems.append("\(notification.id) is listed; the backend deleted it")
         continue

@@ -187,8 +187,9 @@ extension Lifetime {
     guard let copy = deletedCopies[id] else { return }
     record("the push of \(id), which the person deleted, comes again")
     // After a relaunch nothing on the device may remember the deletion: the push is listed
-    // until the server answers its look-up, and converging checks it left.
-    model.suspendClaims(about: [id])
+    // until the server answers its look-up, or the next first page's when that one fails;
+    // converging checks it left.
+    model.deletedPushesDeliveredAgain.insert(id)
     send(.pushReceived(pushPayload(copy)))
   }
 

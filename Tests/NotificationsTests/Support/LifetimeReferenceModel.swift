@@ -64,8 +64,13 @@ struct LifetimeReferenceModel {
   /// is listed (see `Lifetime.refreshTwiceAnsweredOutOfOrder()`).
   var suspendedUntilARefresh: Set<String> = []
 
+  /// The pushes of deleted notifications the push service delivered again: listed until the
+  /// server answers a look-up, which the next first page makes again when the first failed.
+  var deletedPushesDeliveredAgain: Set<String> = []
+
   func isSuspended(_ id: String) -> Bool {
     (suspended?.contains(id) ?? true) || suspendedUntilARefresh.contains(id)
+      || deletedPushesDeliveredAgain.contains(id)
   }
 
   /// Records what a person's action did to the list at once (the optimistic change): the read
