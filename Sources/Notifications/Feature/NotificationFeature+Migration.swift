@@ -9,8 +9,10 @@ extension NotificationFeature {
   /// to the store first, then the settings keys are emptied: a launch killed in between moves
   /// them again, under the same record ids, which the log then holds already.
   ///
-  /// Called by the launch's read, before anything of this launch is written.
-  static func loadLog(
+  /// Called by the launch's read, before anything of this launch is written. It runs on the
+  /// caller's executor, as the store and the settings do: a hop to another executor would let
+  /// the restore's answer come at a time the caller's own work does not decide.
+  nonisolated(nonsending) static func loadLog(
     from store: ChangeLogStore, migrating settings: SettingsClient, receivedAt now: Date
   ) async throws -> ChangeLog {
     let loaded = try await store.load()

@@ -258,8 +258,9 @@ public struct PushRegistrationFeature: Reducer {
     return false
   }
 
-  /// The tokens saved, or the single token an earlier version saved under the same key.
-  static func loadSavedTokens(_ settings: SettingsClient) async -> SavedTokens? {
+  /// The tokens saved, or the single token an earlier version saved under the same key. Runs
+  /// on the caller's executor, as the settings client does.
+  nonisolated(nonsending) static func loadSavedTokens(_ settings: SettingsClient) async -> SavedTokens? {
     if let tokens = try? await settings.load(SavedTokens.self, forKey: settingsKey) {
       return tokens
     }

@@ -142,7 +142,10 @@ final class Lifetime {
 
   // MARK: Living
 
-  func live(steps: Int) async {
+  /// Lives `steps` steps (converging every 30 and at the end), and returns the digest of what
+  /// happened when digesting (see ``LifetimeLog``), else `nil`.
+  @discardableResult
+  func live(steps: Int) async -> LifetimeDigest? {
     await launchApp()
     await letTimePass(.seconds(1))
     check()
@@ -150,7 +153,7 @@ final class Lifetime {
       step += 1
       for _ in 0..<Int.random(in: 1...3, using: &random) {
         await act()
-        if failed { return }
+        if failed { return nil }
       }
       switch Int.random(in: 0..<10, using: &random) {
       case 0..<3: await settle()
@@ -163,10 +166,10 @@ final class Lifetime {
     }
     if !failed { await converge() }
     store.cancelAll()
-    if log.digesting {
-      let digest = log.digest(adding: "end: \(Self.summary(of: store.state))")
-      print("DIGEST seed \(seed): \(digest.hex) (\(step) steps, \(digest.count) entries)")
-    }
+    guard log.digesting else { return nil }
+    let digest = log.digest(adding: "end: \(Self.summary(of: store.state))")
+    print("DIGEST seed \(seed): \(digest.hex) (\(step) steps, \(digest.count) entries)")
+    return digest
   }
 
   /// Yields in each round of ``settle()``.
