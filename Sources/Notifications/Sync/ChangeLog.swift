@@ -33,8 +33,10 @@ import Loom
 ///    notification: see 5).
 /// 3. A record is replayed on a copy of a notification unless it was acknowledged at a cursor
 ///    the copy's version reaches: the copy already reflects it, or something newer.
-/// 4. A newer read, unread or delete of a notification replaces its older reads and unreads
-///    that are not in flight or acknowledged: the server needs only the person's last choice.
+/// 4. A newer read or unread of a notification replaces its older reads and unreads that are
+///    not in flight or acknowledged: the server needs only the person's last choice of read
+///    state. A delete replaces nothing: the server may refuse it, and the notification then
+///    stays as the person last left it, its read state sent before the delete (rule 2).
 /// 5. A change to a push the server has not listed waits (``ChangeRecord/Status/awaitingListing``)
 ///    until the server lists it, and a mark-all or clear-all of everything adds such a change
 ///    for each push it covers; a change to a local notice is applied to the notice and never
@@ -186,16 +188,16 @@ public struct ChangeLog: Sendable, Hashable {
     }
   }
 
-  /// Rule 4: drops the older reads and unreads of the notification `intent` sets, which are
-  /// neither in flight nor acknowledged.
+  /// Rule 4: drops the older reads and unreads of the notification whose read state `intent`
+  /// sets, which are neither in flight nor acknowledged.
   ///
   /// - Complexity: O(*n*) for the *n* records that name it, plus O(*m*) for the *m* records
   ///   after each one dropped.
   mutating func replaceOlderChoices(by intent: ChangeIntent) {
     let id: String
     switch intent {
-    case .markAsRead(let named), .markAsUnread(let named), .delete(let named): id = named
-    case .markAllAsRead, .deleteAll: return
+    case .markAsRead(let named), .markAsUnread(let named): id = named
+    case .delete, .markAllAsRead, .deleteAll: return
     }
     let replaced = indexed.records(naming: id).filter { recordID in
       guard let record = indexed[recordID] else { return false }
