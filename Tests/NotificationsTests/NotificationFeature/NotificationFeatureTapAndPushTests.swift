@@ -123,7 +123,7 @@ struct NotificationFeatureTapAndPushTests {
   }
 
   /// A push the server then lists, and a push of a notification the server lists already, are
-  /// each one notification, as the server has it.
+  /// each one notification, as the server has it; the duplicate is not announced.
   @Test func aNotificationByPushAndByTheFeedIsShownOnce() async {
     let n1 = Ported.notification("n1", version: 2, minutesAgo: 1)
     let page = NotificationPage(items: [n1], changeCursor: 5)
@@ -136,15 +136,16 @@ struct NotificationFeatureTapAndPushTests {
     let store = Ported.makeStore(backend: backend)
     await Ported.launch(store, listing: page)
 
-    // n1's push: the server's copy is kept.
+    // n1's push: the server's copy is kept, and it is not announced (it adds nothing).
     await store.send(.pushReceived(Ported.pushPayload("n1", minutesAgo: 1)))
-    await store.receive(.delegate(.presentBanner(n1, Self.announced)))
     #expect(store.state.shown == [n1])
     await store.send(.pushReceived(p1Payload)) {
       $0.log.receive(p1, at: Ported.start)
       $0.shown.insert(p1, at: 0)
     }
     await store.receive(.delegate(.presentBanner(p1, Self.announced)))
+    // Looked up: the server does not list it yet.
+    await store.receive(.pushLookedUp(id: "p1", nil))
     await store.receive(.delegate(.unreadCountChanged(2)))
     await store.send(.refreshRequested) { $0.paging.isLoading = true }
     await store.receive(.pageLoaded(later, first: true)) {
@@ -198,6 +199,7 @@ struct NotificationFeatureTapAndPushTests {
     if banner.announced {
       await store.receive(.delegate(.presentBanner(push, Self.announced)))
     }
+    await store.receive(.pushLookedUp(id: "m1", nil))
     let count = store.state.unreadCount
     if count > 0 { await store.receive(.delegate(.unreadCountChanged(count))) }
     await Ported.leave(store)
