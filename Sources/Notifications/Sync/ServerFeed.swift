@@ -180,6 +180,10 @@ public struct ServerFeed: Sendable, Hashable {
     } else if let total = page.unreadTotal {
       unreadNotHeld = UnreadNotHeld(
         count: max(0, total - notifications.unreadCount), cursor: page.changeCursor)
+    } else {
+      // A page with no total says nothing of what is not held: the count is of what is held,
+      // not an earlier page's total.
+      unreadNotHeld = nil
     }
     return true
   }
