@@ -109,8 +109,15 @@ struct ChangeRequestTests {
     #expect(try await apply(.markAsRead("n1")) == 11)
     #expect(try await apply(.markAllAsRead(["n1"])) == 11)
     #expect(try await client.changesSince(10).map(\.cursor) == [11])
-    // One that fails changes nothing either.
-    await #expect(throws: UserFacingError.notFound) { try await apply(.markAsUnread("n0")) }
+    // One that fails changes nothing either. A change to a notification the backend deleted
+    // says when it was deleted; one it never had is not found.
+    await #expect(throws: DeletedNotificationError(id: "n0", cursor: 9)) {
+      try await apply(.markAsUnread("n0"))
+    }
+    await #expect(throws: DeletedNotificationError(id: "n0", cursor: 9)) {
+      try await apply(.delete("n0"))
+    }
+    await #expect(throws: UserFacingError.notFound) { try await apply(.markAsUnread("never")) }
     #expect(try await client.fetchPage(PageRequest(limit: 50)).changeCursor == 11)
   }
 

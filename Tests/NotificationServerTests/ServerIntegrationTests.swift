@@ -25,8 +25,11 @@ struct ServerIntegrationTests {
     try await client.markAsUnread("n0")
     try await client.markAllAsRead(["n1"])
     try await client.delete("n2")
-    await #expect(throws: UserFacingError.notFound) { try await client.delete("n2") }
-    // A deleted notification is gone (410), with the cursor of its deletion.
+    // A deleted notification is gone (410), with the cursor of its deletion: a change to it,
+    // and a look-up.
+    await #expect(throws: DeletedNotificationError(id: "n2", cursor: 9)) {
+      try await client.delete("n2")
+    }
     await #expect(throws: DeletedNotificationError(id: "n2", cursor: 9)) {
       try await client.fetchNotification("n2")
     }

@@ -213,7 +213,7 @@ public final class InMemoryNotificationBackend: Sendable {
         record(.updated(notification), in: &state)
       }
     case .delete(let id):
-      guard state.notifications.remove(id: id) != nil else { throw UserFacingError.notFound }
+      guard state.notifications.remove(id: id) != nil else { throw missing(id, in: state) }
       record(.deleted(id: id), in: &state)
       state.deletions[id] = state.cursor
     case .deleteAll(upTo: nil):
@@ -232,8 +232,15 @@ public final class InMemoryNotificationBackend: Sendable {
     return ChangeCursor(state.cursor)
   }
 
+  /// The error for a change to a notification the backend does not have: deleted, at the
+  /// deletion's cursor, when it remembers the deletion; else not found.
+  private static func missing(_ id: String, in state: State) -> any Error {
+    guard let deletedAt = state.deletions[id] else { return UserFacingError.notFound }
+    return DeletedNotificationError(id: id, cursor: ChangeCursor(deletedAt))
+  }
+
   private static func setRead(_ id: String, _ isRead: Bool, in state: inout State) throws {
-    guard var notification = state.notifications[id: id] else { throw UserFacingError.notFound }
+    guard var notification = state.notifications[id: id] else { throw missing(id, in: state) }
     // A write that changes nothing is no change: an `.updated` for it told a client that had
     // not loaded the notification to count it again.
     guard notification.isRead != isRead else { return }

@@ -478,8 +478,9 @@ package final class InboxDatabase: Sendable {
   ///
   /// - Returns: The cursor of the newest change right after it (see `NotificationClient.apply`)
   ///   and the events it logged.
-  /// - Throws: `UserFacingError.notFound` when the inbox has no notification with the id a
-  ///   read, unread or delete names.
+  /// - Throws: `DeletedNotificationError` when the notification a read, unread or delete names
+  ///   was deleted (while the change log holds the deletion), else `UserFacingError.notFound`
+  ///   when the inbox has no notification with that id.
   package func apply(_ request: ChangeRequest) throws -> (cursor: ChangeCursor, events: [NotificationEvent]) {
     try writing { db in
       let key = SQLiteValue.text(request.id.uuidString)
@@ -523,7 +524,7 @@ package final class InboxDatabase: Sendable {
       return events
     case .delete(let id):
       try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
-      guard db.changes == 1 else { throw UserFacingError.notFound }
+      guard db.changes == 1 else { throw try missing(id, in: db) }
       return [try log(.deleted(id: id), in: db)]
     case .deleteAll(upTo: nil):
       try db.execute("DELETE FROM notifications")
@@ -539,10 +540,22 @@ package final class InboxDatabase: Sendable {
     }
   }
 
+  /// The error for a change to a notification the inbox does not have: deleted, at the
+  /// deletion's cursor, while its change log holds the deletion; else not found.
+  private static func missing(_ id: String, in db: SQLiteConnection) throws -> any Error {
+    let deletedAt =
+      try db.statement("SELECT max(cursor) FROM changes WHERE kind = 'deleted' AND id = ?")
+      .firstRow([.text(id)]) { row in
+        row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
+      } ?? nil
+    guard let deletedAt else { return UserFacingError.notFound }
+    return DeletedNotificationError(id: id, cursor: deletedAt)
+  }
+
   private static func setRead(_ id: String, _ isRead: Bool, in db: SQLiteConnection) throws
     -> [NotificationEvent]
   {
-    guard var notification = try notification(id, in: db) else { throw UserFacingError.notFound }
+    guard var notification = try notification(id, in: db) else { throw try missing(id, in: db) }
     guard notification.isRead != isRead else { return [] }
     notification.isRead = isRead
     let version = try nextCursor(db)
@@ -873,13 +886,16 @@ package final class InboxDatabase: Sendable {
     }
   }
 
-  /// A write transaction; a `UserFacingError` the body throws (not found) passes through.
+  /// A write transaction; a `UserFacingError` the body throws (not found) passes through, and
+  /// so does a `DeletedNotificationError`.
   func writing<Result: Sendable>(
     _ body: (SQLiteConnection) throws -> Result
   ) throws -> Result {
     do {
       return try queue.write(body)
     } catch let error as UserFacingError {
+      throw error
+    } catch let error as DeletedNotificationError {
       throw error
     } catch {
       throw Self.inboxError(error, path: url.path)

@@ -321,6 +321,8 @@ public final class LocalInbox: Sendable {
       return try broadcast.change { try body(try database()) }
     } catch let error as UserFacingError {
       throw error
+    } catch let error as DeletedNotificationError {
+      throw error
     } catch let error as InboxError {
       throw UserFacingError(error)
     } catch {

@@ -507,7 +507,18 @@ extension NotificationFeature {
         .run { [client] send in
           await send(.changeAnswered(id, try await client.apply(request)))
         } catch: { error, send in
-          await send(.changeFailed(id, UserFacingError(error)))
+          guard let deleted = error as? DeletedNotificationError else {
+            await send(.changeFailed(id, UserFacingError(error)))
+            return
+          }
+          // The server deleted the notification first (another device did): that holds, at
+          // its cursor, and a delete of it did what the person asked.
+          await send(.pushLookedUpDeleted(id: deleted.id, at: deleted.cursor))
+          if case .delete = request.intent {
+            await send(.changeAnswered(id, deleted.cursor))
+          } else {
+            await send(.changeFailed(id, .notFound))
+          }
         })
     }
     return .merge(effects)

@@ -563,6 +563,54 @@ struct NotificationFeatureAppTests {
     #expect(relaunched.state.log.isEmpty)
   }
 
+  /// A change to a notification another device deleted first is answered with the deletion's
+  /// cursor (`DeletedNotificationError`): the deletion holds, and a delete of it did what the
+  /// person asked (no error), while a read of it is refused. A delete answered "not found" used
+  /// to fail, and the copy held from before (a later page's) was shown again for good (lifetime
+  /// seed 7838458024297765256).
+  @Test func aChangeToANotificationDeletedFirstElsewhereLeavesItDeleted() async throws {
+    let n1 = Self.notification("n1", version: 2, minutesAgo: 1)
+    let n2 = Self.notification("n2", version: 2, minutesAgo: 2)
+    let page = NotificationPage(items: [n1, n2], changeCursor: 3)
+    let backend = Backend(pages: [page])
+    var client = backend.client
+    client.apply = { request in
+      backend.requests.withLock { $0.append(request) }
+      let id = request.intent.ids.first ?? ""
+      throw DeletedNotificationError(id: id, cursor: id == "n1" ? 4 : 5)
+    }
+    let store = await sync.launched(with: page, backend: backend, client: client)
+    await store.send(.delete("n1")) {
+      $0.log.record(.delete("n1"), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown = [n2]
+    }
+    await store.receive(.pushLookedUpDeleted(id: "n1", at: 4)) {
+      $0.server.remove("n1", at: 4)
+    }
+    // The server holds no copy of it any more: the record leaves at once.
+    await store.receive(.changeAnswered(UUID(0), 4)) { $0.log = ChangeLog() }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.send(.markAsRead("n2")) {
+      $0.log.record(.markAsRead("n2"), id: UUID(1))
+      $0.log.markSending(UUID(1))
+      $0.shown = [Self.read(n2)]
+    }
+    await store.receive(.pushLookedUpDeleted(id: "n2", at: 5)) {
+      $0.server.remove("n2", at: 5)
+      $0.shown = []
+    }
+    await store.receive(.changeFailed(UUID(1), .notFound)) {
+      _ = $0.log.fail(UUID(1), with: .notFound, at: ChangeLogTests.start)
+      $0.error = .notFound
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.receive(.delegate(.errorOccurred(.notFound)))
+    #expect(store.state.shown.isEmpty)
+    #expect(store.state.error == .notFound)
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
   /// A push received while the server cannot be reached is looked up by the next first page:
   /// the server deleted it, and it leaves.
   @Test func aPushLookedUpOfflineIsLookedUpAgainByTheNextFirstPage() async throws {
