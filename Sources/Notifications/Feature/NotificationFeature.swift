@@ -127,14 +127,6 @@ public struct NotificationFeature: Reducer {
     }
   }
 
-  public typealias ConnectionState = NotificationsFeature.ConnectionState
-  public typealias Entity = NotificationsFeature.Entity
-  public typealias TapOutcome = NotificationsFeature.TapOutcome
-  public typealias BannerOptions = NotificationsFeature.BannerOptions
-  public typealias SavedFilter = NotificationsFeature.SavedFilter
-  public typealias SettingsKey = NotificationsFeature.SettingsKey
-  public typealias DaySection = NotificationsFeature.DaySection
-
   /// Where the launch is: nothing is sent or listed until what was saved is read.
   public enum Launch: Sendable, Equatable {
     /// Before `onAppear`, with what arrived already (a push, say) that waits for the restore.

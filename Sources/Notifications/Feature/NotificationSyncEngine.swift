@@ -534,7 +534,7 @@ public struct NotificationSyncEngine: Reducer {
   /// Sends the first queued entry again after a backoff, replacing a retry already scheduled
   /// (but not an entry being sent: that one is answered, and the retry then sends the next).
   func scheduleRetry(attempt: Int) -> Effect<Action> {
-    let delay = NotificationsFeature.backoff(attempt: attempt, random: random)
+    let delay = NotificationFeature.backoff(attempt: attempt, random: random)
     return .run { [clock] send in
       try await clock.sleep(for: delay)
       await send(.retryOutbox(attempt: attempt))

@@ -381,15 +381,7 @@ extension NotificationsFeature {
 
   /// Exponential backoff with jitter: 2^attempt seconds (at most 60), times 0.5 to 1.
   func backoff(attempt: Int) -> Duration {
-    Self.backoff(attempt: attempt, random: random)
-  }
-
-  /// Exponential backoff with jitter: 2^attempt seconds (at most 60), times 0.5 to 1, the
-  /// jitter drawn from `random`. The live stream's reconnects and the outbox's retries use it.
-  static func backoff(attempt: Int, random: WithRandomNumberGenerator) -> Duration {
-    let base = min(60.0, pow(2.0, Double(attempt)))
-    let jitter = random { Double.random(in: 0.5..<1.0, using: &$0) }
-    return .milliseconds(Int((base * jitter * 1_000).rounded()))
+    NotificationFeature.backoff(attempt: attempt, random: random)
   }
 
   /// Loads the saved filter, then the muted types, one after the other so that they arrive in

@@ -1,67 +1,13 @@
 import Foundation
 
 extension NotificationsFeature {
-  /// The state of the live-updates connection.
-  public enum ConnectionState: Sendable, Hashable {
-    case connecting
-    case live
-    case reconnecting(attempt: Int)
-    case offline
-  }
-
-  /// Something notifications are about, which a shell shows as a row.
-  public enum Entity: Sendable, Hashable {
-    case contact(String)
-    case alert(String)
-    case ping(String)
-
-    /// Whether `target` is about this entity (a ping is about its contact too).
-    public func matches(_ target: NotificationTarget) -> Bool {
-      switch (self, target) {
-      case (.contact(let id), .contact(let contactID)): id == contactID
-      case (.contact(let id), .ping(_, let contactID)): id == contactID
-      case (.alert(let id), .alert(let alertID)): id == alertID
-      case (.ping(let id), .ping(let pingID, _)): id == pingID
-      default: false
-      }
-    }
-  }
-
-  /// A group of the list by day.
-  public struct DaySection: Sendable, Hashable {
-    public enum Day: Sendable, Hashable { case today, yesterday, earlier }
-    public var day: Day
-    public var notifications: [NotificationData]
-  }
-
-  /// What a tap did.
-  public enum TapOutcome: Sendable, Hashable {
-    case navigated(id: String)
-    /// The notification has no screen to open.
-    case nothingToOpen(id: String)
-    /// No notification has this id.
-    case notFound(id: String)
-  }
-
-  /// How a shell's foreground-presentation hook should present a push.
-  public struct BannerOptions: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let banner = BannerOptions(rawValue: 1 << 0)
-    public static let sound = BannerOptions(rawValue: 1 << 1)
-    public static let badge = BannerOptions(rawValue: 1 << 2)
-  }
-
-  /// The saved filter choice.
-  public struct SavedFilter: Sendable, Hashable, Codable {
-    public var filter: NotificationFilter
-    public var unreadOnly: Bool
-
-    public init(filter: NotificationFilter, unreadOnly: Bool) {
-      self.filter = filter
-      self.unreadOnly = unreadOnly
-    }
-  }
+  public typealias ConnectionState = NotificationFeature.ConnectionState
+  public typealias Entity = NotificationFeature.Entity
+  public typealias DaySection = NotificationFeature.DaySection
+  public typealias TapOutcome = NotificationFeature.TapOutcome
+  public typealias BannerOptions = NotificationFeature.BannerOptions
+  public typealias SavedFilter = NotificationFeature.SavedFilter
+  public typealias SettingsKey = NotificationFeature.SettingsKey
 
   /// A change applied to the list before the backend confirmed it, with what is needed to
   /// undo exactly that change.
@@ -140,14 +86,6 @@ extension NotificationsFeature {
         failures: try container.decode([OutboxEntry: Int].self, forKey: .failures))
     }
   }
-
-  /// The settings keys the feature uses.
-  public enum SettingsKey {
-    public static let filter = "notifications.filter"
-    public static let outbox = "notifications.outbox"
-    /// The pushes the backend's feed has not listed, and those deleted before it did.
-    public static let pushes = "notifications.pushes"
-  }
 }
 
 extension Array where Element == NotificationsFeature.OutboxEntry {
@@ -188,32 +126,6 @@ extension Array where Element == NotificationsFeature.OutboxEntry {
       self = Array(before) + [merged] + after
     case .markAllAsRead:
       append(entry)
-    }
-  }
-}
-
-extension ChangeIntent {
-  /// `notification` as the backend has it once the change is applied, or `nil` when the change
-  /// deletes it.
-  func applied(to notification: NotificationData) -> NotificationData? {
-    var notification = notification
-    switch self {
-    case .markAsRead(let id) where id == notification.id: notification.isRead = true
-    case .markAsUnread(let id) where id == notification.id: notification.isRead = false
-    case .markAllAsRead(let ids) where ids?.contains(notification.id) ?? true:
-      notification.isRead = true
-    case .delete, .deleteAll: if deletes(notification) { return nil }
-    default: break
-    }
-    return notification
-  }
-
-  /// Whether the change deletes `notification` on the backend. Local notices are never on it.
-  func deletes(_ notification: NotificationData) -> Bool {
-    switch self {
-    case .delete(let id): id == notification.id
-    case .deleteAll(let bound): !notification.isLocal && (bound?.covers(notification) ?? true)
-    case .markAsRead, .markAsUnread, .markAllAsRead: false
     }
   }
 }
