@@ -82,10 +82,6 @@ extension NotificationFeature {
   /// Exponential backoff with jitter: 2^attempt seconds (at most 60), times 0.5 to 1, the
   /// jitter drawn from `random`. The live stream's reconnects, the first page's retries and
   /// the push registration's retries use it.
-  ///
-  /// ```swift
-  /// let delay = NotificationFeature.backoff(attempt: 3, random: random)   // 4 to 8 seconds
-  /// ```
   static func backoff(attempt: Int, random: WithRandomNumberGenerator) -> Duration {
     let base = min(60.0, pow(2.0, Double(attempt)))
     let jitter = random { Double.random(in: 0.5..<1.0, using: &$0) }

@@ -4,7 +4,7 @@ import Loom
 /// The notification center rebuilt on its sync model (issue #24): what the person sees is the
 /// server's truth (``ServerFeed``) with the person's changes (``ChangeLog``) replayed on it.
 ///
-/// It replaces ``NotificationsFeature``, whose sync engine grew by patches: one model (the
+/// It replaced `NotificationsFeature` (removed), whose sync engine grew by patches: one model (the
 /// server's truth and the person's log) instead of a field per case.
 ///
 /// ```swift
