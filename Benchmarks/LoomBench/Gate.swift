@@ -10,7 +10,7 @@ import Notifications
 // (`--toggle-collect='*loomGateMeasured*'`); setup (building the store, the rows, the actions)
 // happens outside it. W6 is asynchronous: its steps resume on the main actor's executor, outside
 // any one function, so the gate counts the whole process of `--gate W6` minus that of
-// `--gate W6-setup` (the same run with no steps). W8 is W8 (change log) at a reduced size: its
+// `--gate W6-setup` (the same run with no steps). W8 is W8 at a reduced size: its
 // effects answer from memory, so each `markAsRead` runs to completion, its effects and the
 // `.changeAnswered` they send included, inside its `send`, and the measured function counts them
 // all. The sizes are fixed: changing one changes every count, so it needs a new baseline.

@@ -65,7 +65,7 @@ private func runW10(count: Int, label: Int) async throws {
   var contact = 0
   let unreadAbout = try await medianMilliseconds(repetitions: 51) {
     // A different contact each time, its notifications spread over the whole feed.
-    let entity = NotificationsFeature.Entity.contact("c\((contact * 7_919) % (count / 10))")
+    let entity = NotificationFeature.Entity.contact("c\((contact * 7_919) % (count / 10))")
     contact += 1
     let unread = try await client.fetchUnread(entity).count
     guard (1...10).contains(unread) else { throw W10Error("\(unread) unread about \(entity)") }

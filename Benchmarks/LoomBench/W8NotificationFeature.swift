@@ -3,16 +3,18 @@ import Loom
 import NotificationClients
 import Notifications
 
-/// W8: a notification center with N = 1,000, 10,000 and 100,000 notifications (all unread, the
-/// seven known types in turn) receives 10,000 `markAsRead` actions (optimistic update plus a
-/// client effect on an in-memory backend, every effect awaited) and 100 filter changes.
+/// W8: a `NotificationFeature` store with N = 1,000, 10,000 and 100,000 notifications (all
+/// unread, the seven known types in turn) receives 10,000 `markAsRead` actions and 100 filter
+/// changes. The feature starts launched, its first page the whole seed.
 ///
-/// Every `markAsRead` marks a different unread notification read, so each one is a real
-/// change: the ids run through the first min(N, 10,000) notifications, and when N is smaller
-/// than the number of actions they are sent in rounds of N, each round on a fresh store (built
-/// outside the timing). A filter change sends `.filterChanged` (cycling through `.all` and the
-/// seven types), reads what a list shows first (the count and the first 50 rows) and awaits the
-/// effect that saves the filter. `--quick` divides N and both action counts by 10.
+/// Each `markAsRead` is recorded in the change log, shown, saved as a row (an in-memory change
+/// log store) and sent to an in-memory backend, every effect awaited. Every one marks a
+/// different unread notification read, so each is a real change: the ids run through the first
+/// min(N, 10,000) notifications, and when N is smaller than the number of actions they are sent
+/// in rounds of N, each round on a fresh store (built outside the timing). A filter change sends
+/// `.filterChanged` (cycling through `.all` and the seven types), reads what a list shows first
+/// (the count and the first 50 rows) and awaits the effect that saves the filter (an in-memory
+/// settings client). `--quick` divides N and both action counts by 10.
 @MainActor
 func runW8(scale: Int) async {
   for size in [1_000, 10_000, 100_000] {
@@ -20,32 +22,49 @@ func runW8(scale: Int) async {
   }
 }
 
+/// The launched state W8 starts from, `count` unread notifications all shown, and a maker of
+/// fresh stores on it (an in-memory backend holding the same seed, an in-memory change log
+/// store, in-memory settings). Shared with the gate's W8 (`Gate.swift`).
 @MainActor
-private func runW8(count: Int, actions: Int, filterChanges: Int) async {
+func w8ChangeLogFixture(
+  count: Int
+) -> () -> Store<NotificationFeature.State, NotificationFeature.Action> {
   let start = Date(timeIntervalSince1970: 1_700_000_000)
   let seed = (0..<count).map { index in
     NotificationData(
       id: "n\(index)", type: NotificationType.knownCases[index % 7], title: "Title \(index)",
       message: "Message \(index)", timestamp: start.addingTimeInterval(-Double(index)))
   }
-  let ids = (0..<min(count, actions)).map { "n\($0)" }
-  let filters: [NotificationFilter] = [.all] + NotificationType.knownCases.map { .type($0) }
-  @MainActor func makeStore() -> Store<NotificationsFeature.State, NotificationsFeature.Action> {
+  var launched = NotificationFeature.State()
+  launched.launch = .ready
+  // The backend's log starts at 0 (its seed is no change): the page reflects that.
+  launched.server.replace(with: NotificationPage(items: seed, changeCursor: 0))
+  launched.reshowAll()
+  let state = launched
+  return {
     let backend = InMemoryNotificationBackend(seed: seed)
-    return Store(initialState: NotificationsFeature.State(notifications: seed)) {
-      NotificationsFeature()
+    return Store(initialState: state) {
+      NotificationFeature()
     } withDependencies: {
       $0.notificationClient = backend.client
+      $0.changeLogStore = .inMemory()
       $0.settingsClient = .inMemory()
     }
   }
+}
+
+@MainActor
+private func runW8(count: Int, actions: Int, filterChanges: Int) async {
+  let ids = (0..<min(count, actions)).map { "n\($0)" }
+  let filters: [NotificationFilter] = [.all] + NotificationType.knownCases.map { .type($0) }
+  let makeStore = w8ChangeLogFixture(count: count)
   var markTimes: [Duration] = []
   var filterTimes: [Duration] = []
   // One warm-up run, then five measured.
   for _ in 0..<6 {
     var marking = Duration.zero
-    var store = makeStore()
     var sent = 0
+    var store = makeStore()
     while sent < actions {
       if sent > 0 { store = makeStore() }
       let round = ids.prefix(actions - sent)
@@ -56,8 +75,9 @@ private func runW8(count: Int, actions: Int, filterChanges: Int) async {
       for task in tasks { await task.finish() }
       marking += ContinuousClock.now - began
       sent += round.count
-      if store.state.unreadCount != count - round.count {
-        FileHandle.standardError.write(Data("W8: \(store.state.unreadCount) unread\n".utf8))
+      let unread = store.state.shown.unreadCount
+      if unread != count - round.count {
+        FileHandle.standardError.write(Data("W8: \(unread) unread\n".utf8))
       }
     }
     markTimes.append(marking)

@@ -70,10 +70,7 @@ if shouldRun("W4") { await runW4(scale: scale) }
 if shouldRun("W4C") { await runW4c(scale: scale) }
 if shouldRun("W5") { await runW5(scale: scale) }
 if shouldRun("W6") { await runW6(scale: scale) }
-if shouldRun("W8") {
-  await runW8(scale: scale)
-  await runW8ChangeLog(scale: scale)
-}
+if shouldRun("W8") { await runW8(scale: scale) }
 if shouldRun("W10") { await runW10(scale: scale) }
 if shouldRun("W12") { await runW12(scale: scale) }
 

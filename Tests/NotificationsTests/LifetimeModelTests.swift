@@ -54,7 +54,7 @@ struct LifetimeModelTests {
   /// Whether a push received while a clear-all waits in the outbox (after a retryable
   /// failure) is listed, and kept by the backend when the entry is sent: a queued clear-all
   /// deletes only what the person cleared, up to the newest notification listed then
-  /// (`OutboxEntry.deleteAll(upTo:)`, issue #13).
+  /// (`ChangeIntent.deleteAll(upTo:)`, issue #13).
   static let aQueuedClearAllSparesNewerNotifications = true
 
   /// Whether the catch-up after a reconnect leaves alone what a first page loaded meanwhile

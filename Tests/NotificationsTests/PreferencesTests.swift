@@ -69,41 +69,4 @@ struct PreferencesTests {
     await store.send(.requestAuthorizationTapped)
     await store.receive(.authorizationChanged(.provisional)) { $0.authorization = .provisional }
   }
-
-  @Test func aTypeMutedInThePreferencesIsNotAnnouncedAsABanner() async {
-    let store = makeStore([])
-    await store.send(.preferences(.typeToggled(.ping, isOn: false))) {
-      $0.preferences.muted = [.ping]
-      $0.preferences.lastSaveID = 1
-      $0.preferences.pendingSaves = [1: []]
-    }
-    await store.receive(.preferences(.saveFinished(id: 1, error: nil))) {
-      $0.preferences.pendingSaves = [:]
-    }
-    let json = #"{"id":"m1","type":"ping","title":"Title m1","body":"Message m1"}"#
-    await store.send(.pushReceived(payload(json))) {
-      $0.notifications = [Fixtures.notification("m1")]
-      $0.unlistedPushIDs = ["m1"]
-      $0.pushesBeingSaved = saved(Fixtures.notification("m1"))
-    }
-    await store.receivePushesSaved()
-    await store.receive(.delegate(.unreadCountChanged(1)))
-  }
-
-  @Test func presentingThePreferencesLoadsThem() async {
-    let settings = SettingsClient.inMemory()
-    try? await settings.save(
-      [NotificationType.role], forKey: NotificationPreferencesFeature.settingsKey)
-    let store = makeStore {
-      $0.settingsClient = settings
-      $0.pushClient.authorizationStatus = { .authorized }
-    }
-    await store.send(.setPreferencesPresented(true)) { $0.isPreferencesPresented = true }
-    await store.receive(.preferences(.onAppear))
-    await store.receive(.preferences(.loaded(muted: [.role], authorization: .authorized))) {
-      $0.preferences.muted = [.role]
-      $0.preferences.authorization = .authorized
-    }
-    await store.send(.setPreferencesPresented(false)) { $0.isPreferencesPresented = false }
-  }
 }

@@ -355,7 +355,7 @@ package final class InboxDatabase: Sendable {
   ///
   /// - Complexity: O(*limit* · log *n*): a walk of the index of unread notifications by entity.
   package func unread(
-    about entity: NotificationsFeature.Entity, after key: PageKey? = nil,
+    about entity: NotificationFeature.Entity, after key: PageKey? = nil,
     limit: Int = maximumPageSize
   ) throws(InboxError) -> NotificationPage {
     guard (1...Self.maximumPageSize).contains(limit) else {
@@ -388,7 +388,7 @@ package final class InboxDatabase: Sendable {
   }
 
   /// Every unread notification about `entity`, newest first, read a page at a time.
-  package func allUnread(about entity: NotificationsFeature.Entity) throws(InboxError)
+  package func allUnread(about entity: NotificationFeature.Entity) throws(InboxError)
     -> [NotificationData]
   {
     var all: [NotificationData] = []

@@ -136,7 +136,7 @@ public final class LocalInbox: Sendable {
   /// A page of the unread notifications about `entity` (what the server's `/unread` answers):
   /// at most `limit` after the page cursor `cursor`.
   package func unreadPage(
-    about entity: NotificationsFeature.Entity, cursor: String?, limit: Int
+    about entity: NotificationFeature.Entity, cursor: String?, limit: Int
   ) throws -> NotificationPage {
     let key = try cursor.map(Self.pageKey)
     return try Self.mapping { () throws(InboxError) in

@@ -59,13 +59,13 @@ public struct NotificationClient: Sendable {
   /// when the backend deleted it, `UserFacingError.notFound` when it has none (the default, for
   /// a backend that cannot look one up).
   public var fetchNotification: nonisolated(nonsending) @Sendable (String) async throws -> NotificationData
-  /// The unread notifications about an entity (see ``NotificationsFeature/Entity/matches(_:)``),
+  /// The unread notifications about an entity (see ``NotificationFeature/Entity/matches(_:)``),
   /// newest first, whether or not a page listed them: what opening the entity's screen marks
   /// read beyond the pages the feature has loaded.
   ///
   /// > Note: A client made without it pages through ``fetchPage`` to find them, which costs a
   /// > request per page. Every client in NotificationClients asks its backend at once.
-  public var fetchUnread: nonisolated(nonsending) @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData]
+  public var fetchUnread: nonisolated(nonsending) @Sendable (NotificationFeature.Entity) async throws -> [NotificationData]
   /// The page a cache on the device holds for `request`, shown at launch before the backend
   /// answers; `nil` when there is no cache or it is empty (the default).
   public var cachedPage: nonisolated(nonsending) @Sendable (PageRequest) async throws -> NotificationPage?
@@ -79,7 +79,7 @@ public struct NotificationClient: Sendable {
     fetchNotification: nonisolated(nonsending) @escaping @Sendable (String) async throws -> NotificationData = { _ in
       throw UserFacingError.notFound
     },
-    fetchUnread: (nonisolated(nonsending) @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
+    fetchUnread: (nonisolated(nonsending) @Sendable (NotificationFeature.Entity) async throws -> [NotificationData])? = nil,
     cachedPage: nonisolated(nonsending) @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
     self.fetchPage = fetchPage
@@ -88,7 +88,7 @@ public struct NotificationClient: Sendable {
     self.apply = apply
     self.fetchNotification = fetchNotification
     @Sendable nonisolated(nonsending) func unreadByPaging(
-      about entity: NotificationsFeature.Entity
+      about entity: NotificationFeature.Entity
     ) async throws -> [NotificationData] {
       try await Self.unread(about: entity, pagingThrough: fetchPage)
     }
@@ -112,7 +112,7 @@ public struct NotificationClient: Sendable {
     fetchNotification: nonisolated(nonsending) @escaping @Sendable (String) async throws -> NotificationData = { _ in
       throw UserFacingError.notFound
     },
-    fetchUnread: (nonisolated(nonsending) @Sendable (NotificationsFeature.Entity) async throws -> [NotificationData])? = nil,
+    fetchUnread: (nonisolated(nonsending) @Sendable (NotificationFeature.Entity) async throws -> [NotificationData])? = nil,
     cachedPage: nonisolated(nonsending) @escaping @Sendable (PageRequest) async throws -> NotificationPage? = { _ in nil }
   ) {
     @Sendable nonisolated(nonsending) func apply(_ request: ChangeRequest) async throws
@@ -218,12 +218,12 @@ public struct NotificationClient: Sendable {
   /// The unread notifications about `entity`, found by fetching every page: how a client made
   /// without ``fetchUnread`` answers it, and the HTTP client against a server without the route.
   nonisolated(nonsending) package static func unread(
-    about entity: NotificationsFeature.Entity,
+    about entity: NotificationFeature.Entity,
     pagingThrough fetchPage: nonisolated(nonsending) @Sendable (PageRequest) async throws
       -> NotificationPage
   ) async throws -> [NotificationData] {
     var unread: [NotificationData] = []
-    var request = PageRequest(limit: NotificationsFeature.pageSize)
+    var request = PageRequest(limit: NotificationFeature.pageSize)
     var cursors: Set<String> = []
     while true {
       let page = try await fetchPage(request)
@@ -233,7 +233,7 @@ public struct NotificationClient: Sendable {
       guard page.hasMore, let next = page.nextCursor, cursors.insert(next).inserted else {
         return unread
       }
-      request = PageRequest(limit: NotificationsFeature.pageSize, cursor: next)
+      request = PageRequest(limit: NotificationFeature.pageSize, cursor: next)
     }
   }
 }

@@ -110,7 +110,7 @@ extension NotificationFeature {
       // it fails for now (a refresh asks at once).
       let retry: Effect<Action> =
         state.server.listing == nil && error.isRetryable
-        ? .run { [clock, delay = NotificationsFeature.backoff(attempt: 3, random: random)] send in
+        ? .run { [clock, delay = NotificationFeature.backoff(attempt: 3, random: random)] send in
           try await clock.sleep(for: delay)
           await send(.refreshRequested)
         }
@@ -154,7 +154,7 @@ extension NotificationFeature {
         return show(error, in: &state)
       }
       state.connection = .reconnecting(attempt: attempt + 1)
-      let delay = NotificationsFeature.backoff(attempt: attempt, random: random)
+      let delay = NotificationFeature.backoff(attempt: attempt, random: random)
       return .run { [clock] send in
         try await clock.sleep(for: delay)
         await send(.reconnect(attempt: attempt + 1))

@@ -4,7 +4,7 @@ import Loom
 /// The notification center rebuilt on its sync model (issue #24): what the person sees is the
 /// server's truth (``ServerFeed``) with the person's changes (``ChangeLog``) replayed on it.
 ///
-/// It replaces ``NotificationsFeature``, whose sync engine grew by patches: one model (the
+/// It replaced `NotificationsFeature` (removed), whose sync engine grew by patches: one model (the
 /// server's truth and the person's log) instead of a field per case.
 ///
 /// ```swift
@@ -126,14 +126,6 @@ public struct NotificationFeature: Reducer {
       shown = log.shown(over: server.notifications)
     }
   }
-
-  public typealias ConnectionState = NotificationsFeature.ConnectionState
-  public typealias Entity = NotificationsFeature.Entity
-  public typealias TapOutcome = NotificationsFeature.TapOutcome
-  public typealias BannerOptions = NotificationsFeature.BannerOptions
-  public typealias SavedFilter = NotificationsFeature.SavedFilter
-  public typealias SettingsKey = NotificationsFeature.SettingsKey
-  public typealias DaySection = NotificationsFeature.DaySection
 
   /// Where the launch is: nothing is sent or listed until what was saved is read.
   public enum Launch: Sendable, Equatable {

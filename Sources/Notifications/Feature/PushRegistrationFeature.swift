@@ -202,7 +202,7 @@ public struct PushRegistrationFeature: Reducer {
         if case .upload(let token) = call { state.unconfirmedTokens.insert(token) }
         let count = (state.failure?.count ?? 0) + 1
         state.failure = State.Failure(error: error, count: count)
-        let delay = NotificationsFeature.backoff(attempt: count, random: random)
+        let delay = NotificationFeature.backoff(attempt: count, random: random)
         return .run { [clock] send in
           try await clock.sleep(for: delay)
           await send(.retry)

@@ -56,3 +56,21 @@ public enum UserFacingError: Error, Sendable, Hashable, Codable {
     }
   }
 }
+
+extension UserFacingError {
+  /// Maps any error to a user-facing one: user-facing errors as they are, cancellation and
+  /// everything else as a failed operation.
+  public init(_ error: any Error) {
+    if let error = error as? UserFacingError {
+      self = error
+    } else if error is DeletedNotificationError {
+      self = .notFound
+    } else {
+      self = .operationFailed(message: "Something went wrong: \(error)")
+    }
+  }
+
+  /// A change that kept failing and was given up: it has been undone.
+  public static let outboxGaveUp = UserFacingError.operationFailed(
+    message: "A change could not be sent after several tries and was undone.")
+}

@@ -54,8 +54,8 @@ extension ChangeLog {
   /// let log = ChangeLog(migrating: savedOutbox, ids: { uuid() })
   /// ```
   public init(
-    migrating outbox: NotificationsFeature.SavedOutbox,
-    pushes: NotificationsFeature.SavedPushes = NotificationsFeature.SavedPushes(),
+    migrating outbox: NotificationFeature.SavedOutbox,
+    pushes: NotificationFeature.SavedPushes = NotificationFeature.SavedPushes(),
     receivedAt now: Date = .distantPast, ids makeID: () -> UUID
   ) {
     self.init()

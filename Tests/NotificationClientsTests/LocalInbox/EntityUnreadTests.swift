@@ -29,7 +29,7 @@ struct EntityUnreadTests {
   }
 
   /// What each entity's screen marks read.
-  static let expected: [(NotificationsFeature.Entity, [String])] = [
+  static let expected: [(NotificationFeature.Entity, [String])] = [
     (.contact("c1"), ["contact", "ping", "old ping"]),
     (.ping("p1"), ["ping"]),
     (.ping("p2"), ["old ping"]),

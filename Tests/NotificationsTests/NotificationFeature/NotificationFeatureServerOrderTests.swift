@@ -6,7 +6,8 @@ import Testing
 
 /// What the server says is ordered by its cursors; a backend whose cursors started again (its
 /// database made anew) is followed from the snapshot it answers a catch-up with. Ported from
-/// `CatchUpReplayTests` (the other order rules are covered: see PORTING.md).
+/// `CatchUpReplayTests` (the other order rules are covered: see
+/// Docs/Porting-the-old-engine-tests.md).
 @MainActor
 struct NotificationFeatureServerOrderTests {
   typealias Event = NotificationEvent

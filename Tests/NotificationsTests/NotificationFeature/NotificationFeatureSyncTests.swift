@@ -396,18 +396,15 @@ struct NotificationFeatureSyncTests {
     let notice = NotificationData(
       id: "local-1", type: .system, title: "Notice", message: "",
       timestamp: ChangeLogTests.start, isRead: true, priority: .silent, isLocal: true)
-    let outbox = NotificationsFeature.SavedOutbox(
-      entries: [.markAsRead("n1"), .delete("p2")],
-      rollbacks: [.markAsRead("n1"): .setRead(id: "n1", isRead: true, previous: false)],
-      failures: [.markAsRead("n1"): 8])
-    for format in ["today", "entries alone"] {
-      let outboxData =
-        format == "today"
-        ? try JSONEncoder().encode(outbox) : try JSONEncoder().encode(outbox.entries)
+    let formats = [
+      "today": NotificationFeatureMigrationTests.outboxWithRollbacks,
+      "entries alone": NotificationFeatureMigrationTests.outboxEntriesAlone,
+    ]
+    for (format, outbox) in formats.sorted(by: { $0.key < $1.key }) {
       let settings = SettingsClient.inMemory([
-        NotificationsFeature.SettingsKey.outbox: outboxData,
-        NotificationsFeature.SettingsKey.pushes: try JSONEncoder().encode(
-          NotificationsFeature.SavedPushes(pushes: [push], notices: [notice])),
+        Feature.SettingsKey.outbox: Data(outbox.utf8),
+        Feature.SettingsKey.pushes: try JSONEncoder().encode(
+          Feature.SavedPushes(pushes: [push], notices: [notice])),
       ])
       let rows = ChangeLogStore.inMemory()
       for launch in 1...2 {
@@ -442,7 +439,7 @@ struct NotificationFeatureSyncTests {
           "\(format), launch \(launch)")
         #expect(store.state.shown.ids == [notice.id], "\(format), launch \(launch)")
         let emptied = try await settings.load(
-          NotificationsFeature.SavedOutbox.self, forKey: NotificationsFeature.SettingsKey.outbox)
+          Feature.SavedOutbox.self, forKey: Feature.SettingsKey.outbox)
         #expect(emptied?.entries == [], "\(format), launch \(launch)")
         await store.send(.onDisappear)
         await store.skipInFlightEffects()

@@ -80,6 +80,12 @@ enum Ported {
       case held(TestContinuation<NotificationPage>)
     }
 
+    enum UnreadAnswer: Sendable {
+      case unread([NotificationData])
+      case failure(UserFacingError)
+      case held(TestContinuation<[NotificationData]>)
+    }
+
     let pages: LockedState<[PageAnswer]>
     let answers: LockedState<[Answer]>
     /// Every change request, in the order sent.
@@ -92,18 +98,24 @@ enum Ported {
     let catchUp: LockedState<[NotificationEvent]>
     /// What `fetchNotification` answers, by id (`notFound` for any other).
     let byID: LockedState<[String: NotificationData]>
-    /// What `fetchUnread` answers.
+    /// What `fetchUnread` answers once `unreadAnswers` are used up.
     let unread: LockedState<[NotificationData]>
+    /// What `fetchUnread` answers first, one answer a call, in order.
+    let unreadAnswers: LockedState<[UnreadAnswer]>
+    /// The entities `fetchUnread` was asked about, in the order asked.
+    let unreadAsked = LockedState<[NotificationFeature.Entity]>([])
 
     init(
       pages: [PageAnswer], answers: [Answer] = [], catchUp: [NotificationEvent] = [],
-      byID: [String: NotificationData] = [:], unread: [NotificationData] = []
+      byID: [String: NotificationData] = [:], unread: [NotificationData] = [],
+      unreadAnswers: [UnreadAnswer] = []
     ) {
       self.pages = LockedState(pages)
       self.answers = LockedState(answers)
       self.catchUp = LockedState(catchUp)
       self.byID = LockedState(byID)
       self.unread = LockedState(unread)
+      self.unreadAnswers = LockedState(unreadAnswers)
     }
 
     convenience init(
@@ -153,7 +165,16 @@ enum Ported {
           guard let copy = self.byID.withLock({ $0[id] }) else { throw UserFacingError.notFound }
           return copy
         },
-        fetchUnread: { _ in self.unread.withLock { $0 } })
+        fetchUnread: { entity in
+          self.unreadAsked.withLock { $0.append(entity) }
+          let answer = self.unreadAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+          switch answer {
+          case .unread(let copies): return copies
+          case .failure(let error): throw error
+          case .held(let copies): return try await copies.value
+          case nil: return self.unread.withLock { $0 }
+          }
+        })
     }
   }
 

@@ -240,11 +240,15 @@ struct ChangeLogTests {
     #expect(restored.restoredForLaunch[UUID(2)]?.status == .awaitingListing)
   }
 
-  @Test func anOutboxAnEarlierVersionSavedBecomesPendingRecordsInOrder() {
-    let outbox = NotificationsFeature.SavedOutbox(
-      entries: [.markAsRead("n1"), .delete("n2"), .deleteAll(upTo: nil)],
-      rollbacks: [.markAsRead("n1"): .setRead(id: "n1", isRead: true, previous: false)],
-      failures: [.delete("n2"): 7])
+  @Test func anOutboxAnEarlierVersionSavedBecomesPendingRecordsInOrder() throws {
+    // As that version saved it: the entries, what undid each, and how often each failed.
+    let json = #"""
+      {"entries":[{"markAsRead":{"_0":"n1"}},{"delete":{"_0":"n2"}},{"deleteAll":{}}],\#
+      "rollbacks":[{"markAsRead":{"_0":"n1"}},{"setRead":{"id":"n1","isRead":true,"previous":false}}],\#
+      "failures":[{"delete":{"_0":"n2"}},7]}
+      """#
+    let outbox = try JSONDecoder().decode(
+      NotificationFeature.SavedOutbox.self, from: Data(json.utf8))
     var next: UInt64 = 0
     let log = ChangeLog(migrating: outbox) {
       next += 1

@@ -66,23 +66,6 @@ struct FeatureDocPushShellTests {
 
 struct FeatureDocNotificationsTests {
   @MainActor
-  @Test(.timeLimit(.minutes(1))) func onAppearLoadsTheFeed() async {
-    let notifications = FeatureDocSamples.notifications.filter { !$0.isLocal }
-    // snippet: notifications-feature
-    let store = Store(initialState: NotificationsFeature.State()) {
-      NotificationsFeature()
-    } withDependencies: {
-      $0.notificationClient = InMemoryNotificationBackend(seed: notifications).client
-    }
-    store.send(.onAppear)
-    // snippet: end
-    for await state in store.states where state.hasLoadedOnce { break }
-    #expect(store.state.notifications.elements == notifications)
-    #expect(store.state.badgeText == "2")
-    store.cancelAll()
-  }
-
-  @MainActor
   @Test(.timeLimit(.minutes(1))) func theFeatureOnTheLogLoadsTheFeed() async {
     let notifications = FeatureDocSamples.notifications.filter { !$0.isLocal }
     let store = withDependencies {
@@ -106,39 +89,53 @@ struct FeatureDocNotificationsTests {
     store.cancelAll()
   }
 
+  /// A notification center past its launch: the preferences' changes are saved at once.
   @MainActor
-  @Test(.timeLimit(.minutes(1))) func aScopedStoreSendsThePreferencesActions() async {
-    let store = Store(initialState: NotificationsFeature.State()) {
-      NotificationsFeature()
+  static func launchedStore(settings: SettingsClient) -> Store<NotificationFeature.State, NotificationFeature.Action> {
+    var state = NotificationFeature.State()
+    state.launch = .ready
+    return Store(initialState: state) {
+      NotificationFeature()
     } withDependencies: {
-      $0.settingsClient = .inMemory()
+      $0.settingsClient = settings
+      $0.pushClient = .unavailable
+      $0.changeLogStore = .inMemory()
     }
+  }
+
+  /// Waits until `settings` holds `muted` as the muted types.
+  static func waitUntilSaved(_ muted: [NotificationType], in settings: SettingsClient)
+    async throws
+  {
+    while try await settings.load(
+      [NotificationType].self, forKey: NotificationPreferencesFeature.settingsKey) != muted
+    {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+
+  @MainActor
+  @Test(.timeLimit(.minutes(1))) func aScopedStoreSendsThePreferencesActions() async throws {
+    let settings = SettingsClient.inMemory()
+    let store = Self.launchedStore(settings: settings)
     // snippet: preferences-case-path
     let preferencesStore = store.scope(state: \.preferences, action: .preferences)
     // snippet: end
     preferencesStore.send(.typeToggled(.ping, isOn: false))
     #expect(preferencesStore.state.muted == [.ping])
-    #expect(store.state.mutedTypes == [.ping])
-    for await state in store.states where state.preferences.pendingSaves.isEmpty { break }
-    #expect(store.state.mutedTypes == [.ping])
+    #expect(store.state.preferences.muted == [.ping])
+    try await Self.waitUntilSaved([.ping], in: settings)
   }
 
   @MainActor
   @Test(.timeLimit(.minutes(1))) func turningATypeOffMutesItAndSavesIt() async throws {
     let settings = SettingsClient.inMemory()
-    let store = Store(initialState: NotificationsFeature.State()) {
-      NotificationsFeature()
-    } withDependencies: {
-      $0.settingsClient = settings
-    }
+    let store = Self.launchedStore(settings: settings)
     // snippet: preferences
     store.send(.preferences(.typeToggled(.ping, isOn: false)))
     // snippet: end
     #expect(store.state.preferences.muted == [.ping])
-    for await state in store.states where state.preferences.pendingSaves.isEmpty { break }
-    let saved = try await settings.load(
-      [NotificationType].self, forKey: NotificationPreferencesFeature.settingsKey)
-    #expect(saved == [.ping])
+    try await Self.waitUntilSaved([.ping], in: settings)
     store.send(.preferences(.typeToggled(.alert, isOn: false)))
     #expect(store.state.preferences.muted == [.ping])
     #expect(store.state.preferences.error != nil)

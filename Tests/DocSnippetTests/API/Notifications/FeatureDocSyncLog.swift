@@ -75,7 +75,7 @@ struct SyncLogDocSnippets {
   }
 
   @Test func anOutboxIsMigratedAndARestoredLogMerged() {
-    let savedOutbox = NotificationsFeature.SavedOutbox(entries: [.markAsRead("n1")])
+    let savedOutbox = NotificationFeature.SavedOutbox(entries: [.markAsRead("n1")])
     let uuid = UUIDGenerator.incrementing
     var saved = ChangeLog()
     saved.record(.markAsUnread("n2"), id: UUID(9))

@@ -1,13 +1,13 @@
 import Foundation
 
 /// How a list of notifications is grouped for a shell: by day, by thread, and the entities with
-/// unread notifications. Both notification centers' states answer with these.
+/// unread notifications. The notification center's state answers with these.
 extension FilteredNotifications {
   /// The notifications grouped into Today, Yesterday and Earlier relative to `now`, empty groups
   /// left out.
   public func daySections(
     now: Date, calendar: Calendar = .current
-  ) -> [NotificationsFeature.DaySection] {
+  ) -> [NotificationFeature.DaySection] {
     var today: [NotificationData] = []
     var yesterday: [NotificationData] = []
     var earlier: [NotificationData] = []
@@ -45,8 +45,8 @@ extension FilteredNotifications {
 extension NotificationFeed {
   /// The entities (contacts, alerts, pings) that have unread notifications, for a shell to
   /// highlight their rows (a ping is about its contact too).
-  public var highlightedEntities: Set<NotificationsFeature.Entity> {
-    var entities: Set<NotificationsFeature.Entity> = []
+  public var highlightedEntities: Set<NotificationFeature.Entity> {
+    var entities: Set<NotificationFeature.Entity> = []
     for notification in self where !notification.isRead {
       switch notification.target {
       case .none: break
