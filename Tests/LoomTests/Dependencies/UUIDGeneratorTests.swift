@@ -32,3 +32,33 @@ struct UUIDGeneratorTests {
     #expect(uuid() == UUID(7))
   }
 }
+
+struct RandomUUIDGeneratorTests {
+  @Test func randomUUIDsAreVersion4AndDistinct() {
+    let uuid = UUIDGenerator.random
+    let generated = (0..<1_000).map { _ in uuid() }
+    #expect(Set(generated).count == generated.count)
+    for id in generated {
+      let text = Array(id.uuidString)
+      #expect(text[14] == "4", "version nibble of \(id)")
+      #expect("89AB".contains(text[19]), "variant of \(id)")
+    }
+  }
+
+  @Test func theVersionAndVariantBitsAreSetOverTheRandomBits() {
+    #expect(UUID(randomBits: (0, 0)).uuidString == "00000000-0000-4000-8000-000000000000")
+    #expect(
+      UUID(randomBits: (.max, .max)).uuidString == "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF")
+    #expect(
+      UUID(randomBits: (0x0102_0304_0506_0708, 0x090A_0B0C_0D0E_0F10)).uuidString
+        == "01020304-0506-4708-890A-0B0C0D0E0F10")
+  }
+
+  @Test func theLiveUUIDGeneratorIsTheRandomOne() {
+    let live = withDependencies { $0.context = .live } operation: {
+      DependencyValues.current.uuid
+    }
+    let id = live()
+    #expect(Array(id.uuidString)[14] == "4")
+  }
+}
