@@ -195,6 +195,11 @@ extension NotificationFeature {
 
     case .changeAnswered(let id, let cursor):
       guard let record = state.log.acknowledge(id, at: cursor) else { return .none }
+      // The answer is the server's word at its cursor: a deletion there holds against a page
+      // or an event made before it (rule 2), though nothing held shows it yet.
+      if case .delete(let deleted) = record.intent, let cursor {
+        state.server.remove(deleted, at: cursor)
+      }
       // As of a mark-all or clear-all's cursor, nothing beyond what is held is unread.
       if record.touchesEverything, let cursor { state.server.noneUnreadNotHeld(at: cursor) }
       // A server that does not say where it applied the change: the record has left, and what

@@ -160,7 +160,11 @@ struct NotificationFeatureChangeTests {
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     answer.resume(returning: 6)
-    await store.receive(.changeAnswered(UUID(0), 6)) { $0.log.acknowledge(UUID(0), at: 6) }
+    await store.receive(.changeAnswered(UUID(0), 6)) {
+      $0.log.acknowledge(UUID(0), at: 6)
+      $0.server.remove("n2", at: 6)
+      Ported.forgetSeen(&$0, reflectedIn: ["n2"])
+    }
     // Made at 5, before the deletion reached the server.
     late.resume(returning: Self.page)
     await store.receive(.pageLoaded(Self.page, first: true)) { $0.paging.isLoading = false }

@@ -80,7 +80,11 @@ struct NotificationFeaturePushTests {
     await store.send(.pushReceived(Ported.pushPayload("n1", minutesAgo: 1)))
     #expect(store.state.shown.isEmpty)
     answer.resume(returning: 6)
-    await store.receive(.changeAnswered(UUID(0), 6)) { $0.log.acknowledge(UUID(0), at: 6) }
+    await store.receive(.changeAnswered(UUID(0), 6)) {
+      $0.log.acknowledge(UUID(0), at: 6)
+      $0.server.remove("n1", at: 6)
+      Ported.forgetSeen(&$0, reflectedIn: ["n1"])
+    }
     await store.send(.pushReceived(Ported.pushPayload("n1", minutesAgo: 1)))
     #expect(store.state.shown.isEmpty)
     await Ported.leave(store)

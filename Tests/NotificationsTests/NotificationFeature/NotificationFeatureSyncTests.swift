@@ -115,8 +115,11 @@ struct NotificationFeatureSyncTests {
       $0.connection = .connecting
       $0.shown = [Self.notification("n1", isRead: true, version: 3, minutesAgo: 1)]
     }
+    // The answer is the server's word at 6: n2 is deleted there, so the record is reflected.
     await store.receive(.changeAnswered(UUID(101), 6)) {
       $0.log.acknowledge(UUID(101), at: 6)
+      $0.server.remove("n2", at: 6)
+      Ported.forgetSeen(&$0, reflectedIn: ["n2"])
     }
     await store.receive(.changeAnswered(UUID(0), 7)) {
       $0.log.acknowledge(UUID(0), at: 7)
@@ -128,10 +131,11 @@ struct NotificationFeatureSyncTests {
       backend.requests.withLock { $0 } == [
         ChangeRequest(id: UUID(101), .delete("n2")), ChangeRequest(id: UUID(0), .markAsRead("n1")),
       ])
-    // The rows: the saved unread, replaced, is gone; both records are kept until seen.
+    // The rows: the saved unread, replaced, is gone; so is the delete, done as the answer
+    // shows; the read is kept until seen.
     let rows = try await savedStore.load()
-    #expect(rows.records.ids == [UUID(101), UUID(0)])
-    #expect(rows.records.map(\.status) == [.acknowledged(6), .acknowledged(7)])
+    #expect(rows.records.ids == [UUID(0)])
+    #expect(rows.records.map(\.status) == [.acknowledged(7)])
   }
 
   /// A store that has launched and listed `page`, and whose live stream has ended.

@@ -115,7 +115,11 @@ struct NotificationFeatureTapAndPushTests {
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
     answer.resume(returning: 7)
-    await store.receive(.changeAnswered(UUID(0), 7)) { $0.log.acknowledge(UUID(0), at: 7) }
+    await store.receive(.changeAnswered(UUID(0), 7)) {
+      $0.log.acknowledge(UUID(0), at: 7)
+      $0.server.remove("far", at: 7)
+      Ported.forgetSeen(&$0, reflectedIn: ["far"])
+    }
     await store.send(.loadNotification("far"))
     await store.receive(.notificationLoaded(far, thenTap: false))
     #expect(store.state.shown.ids == ["n1"])

@@ -119,7 +119,11 @@ struct NotificationFeatureUnreadCountTests {
     await store.receive(.pageLoaded(Self.page, first: true)) { $0.paging.isLoading = false }
     #expect(store.state.unreadCount == 119)
     answer.resume(returning: 6)
-    await store.receive(.changeAnswered(UUID(0), 6)) { $0.log.acknowledge(UUID(0), at: 6) }
+    await store.receive(.changeAnswered(UUID(0), 6)) {
+      $0.log.acknowledge(UUID(0), at: 6)
+      $0.server.remove("n1", at: 6)
+      Ported.forgetSeen(&$0, reflectedIn: ["n1"])
+    }
     #expect(store.state.unreadCount == 119)
     await Ported.leave(store)
   }

@@ -53,7 +53,7 @@ extension Lifetime {
       ])
     }
     model.suspendedUntilARefresh = []
-    model.deletedPushesDeliveredAgain = []
+    model.deletedPushesAwaitingLookUp = []
     compareWithBackend(everyPageLoaded: false)
     await loadEveryPage()
     compareWithBackend(everyPageLoaded: true)
@@ -117,7 +117,7 @@ extension Lifetime {
     var problems: [String] = []
     for notification in state.shown
     where !notification.isLocal && !unlisted.contains(notification.id)
-      && !model.deletedPushesDeliveredAgain.contains(notification.id)
+      && !model.deletedPushesAwaitingLookUp.contains(notification.id)
     {
       guard let isRead = backendRead[notification.id] else {
         problems.append("\(notification.id) is listed; the backend deleted it")

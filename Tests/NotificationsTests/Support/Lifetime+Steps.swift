@@ -189,7 +189,7 @@ extension Lifetime {
     // After a relaunch nothing on the device may remember the deletion: the push is listed
     // until the server answers its look-up, or the next first page's when that one fails;
     // converging checks it left.
-    model.deletedPushesDeliveredAgain.insert(id)
+    model.deletedPushesAwaitingLookUp.insert(id)
     send(.pushReceived(pushPayload(copy)))
   }
 
@@ -237,6 +237,11 @@ extension Lifetime {
     model.forgetClaims(about: [id])
     model.pushes[id] = nil
     model.backendDeletionsNotSeen[id] = store.state.shown.contains(id: id)
+    // Held as a push the server has not listed, before this launch's first page: that page,
+    // made after the deletion, opens the stream after it too, and only a look-up tells.
+    if store.state.log.unlisted.contains(id: id), store.state.server.listing == nil {
+      model.deletedPushesAwaitingLookUp.insert(id)
+    }
     await otherDeviceApplies(.delete(id))
   }
 

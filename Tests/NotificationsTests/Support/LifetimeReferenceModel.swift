@@ -64,13 +64,15 @@ struct LifetimeReferenceModel {
   /// is listed (see `Lifetime.refreshTwiceAnsweredOutOfOrder()`).
   var suspendedUntilARefresh: Set<String> = []
 
-  /// The pushes of deleted notifications the push service delivered again: listed until the
-  /// server answers a look-up, which the next first page makes again when the first failed.
-  var deletedPushesDeliveredAgain: Set<String> = []
+  /// The pushes held unlisted whose notifications only a look-up can show deleted: delivered
+  /// again after the person deleted them, or deleted by another device before this launch's
+  /// first page (no event will say so). Listed until the server answers a look-up, which the
+  /// next first page makes again when the first failed.
+  var deletedPushesAwaitingLookUp: Set<String> = []
 
   func isSuspended(_ id: String) -> Bool {
     (suspended?.contains(id) ?? true) || suspendedUntilARefresh.contains(id)
-      || deletedPushesDeliveredAgain.contains(id)
+      || deletedPushesAwaitingLookUp.contains(id)
   }
 
   /// Records what a person's action did to the list at once (the optimistic change): the read
