@@ -93,7 +93,9 @@ extension NotificationFeature {
     let ids = state.shown.compactMap { notification in
       !notification.isRead && entity.matches(notification.target) ? notification.id : nil
     }
-    let cursor = state.server.cursor
+    // Where the server was at the opening: the feed's cursor, or an answer's when newer (a
+    // change of the person's answered before its event arrived was made before the opening).
+    let cursor = [state.server.cursor, state.log.newestAcknowledgement].compactMap { $0 }.max()
     let marked = ids.isEmpty ? .none : record(.markAllAsRead(ids), in: &state)
     let everythingHeld =
       state.server.listing != nil && !state.paging.hasMore && !state.paging.isLoading
@@ -110,10 +112,11 @@ extension NotificationFeature {
 
   /// Holds the unread notifications about `entity` the server sent, and marks read those
   /// still unread, except those changed since the entity was opened: a copy newer than the
-  /// feed's `cursor` then (another device changed it, or the person's change reached the
-  /// server), or one a change of the person's newer than the record `after` touches (they
-  /// marked it unread since, say). When `after` has left the log, every change is taken as
-  /// newer: a notification left unread is better than the person's choice undone.
+  /// server's `cursor` then (the feed's, or the newest answer's: another device changed it
+  /// since, or the person's change reached the server since), or one a change of the person's
+  /// newer than the record `after` touches (they marked it unread since, say). When `after` has
+  /// left the log, every change is taken as newer: a notification left unread is better than
+  /// the person's choice undone.
   func markFetchedTargetRead(
     _ entity: Entity, _ unread: [NotificationData], cursor: ChangeCursor?, after: UUID?,
     in state: inout State

@@ -222,6 +222,10 @@ public struct ChangeLog: Sendable, Hashable {
   ///   records each (see `IndexedRecords.readyToSend`), not O(records).
   public var recordsReadyToSend: [UUID] { indexed.readyToSend }
 
+  /// The highest cursor the server answered a record still in the log with: the server had
+  /// made every change up to it when that answer arrived, whatever the feed has seen.
+  public var newestAcknowledgement: ChangeCursor? { indexed.newestAcknowledgement }
+
   /// Notes that the record's request was sent.
   public mutating func markSending(_ id: UUID) {
     guard case .pending(let failures) = indexed[id]?.status else { return }

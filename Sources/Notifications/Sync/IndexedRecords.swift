@@ -218,6 +218,11 @@ struct IndexedRecords: Sendable {
     return Set(index.acknowledged[..<end].lazy.map(\.id))
   }
 
+  /// The highest cursor of the acknowledged records.
+  ///
+  /// - Complexity: O(1).
+  var newestAcknowledgement: ChangeCursor? { index.acknowledged.last?.cursor }
+
   /// The ids of the records awaiting a push's listing.
   var awaitingListing: Set<UUID> { index.awaitingListing }
 

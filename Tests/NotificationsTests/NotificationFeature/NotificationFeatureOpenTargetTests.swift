@@ -168,24 +168,26 @@ struct NotificationFeatureOpenTargetTests {
     }
     await store.receive(.changeAnswered(UUID(0), 6)) { $0.log.acknowledge(UUID(0), at: 6) }
     await store.send(.markTargetRead(.contact("c1")))
+    // The feed's cursor is still 5 (the live stream has not delivered x1's change at 6), but
+    // the answer at 6 came before the opening: the server was at 6 then, and the copy at 6 was
+    // not changed since.
     await store.receive(
-      .targetUnreadLoaded(.contact("c1"), [unreadX1], cursor: 5, after: UUID(0))
+      .targetUnreadLoaded(.contact("c1"), [unreadX1], cursor: 6, after: UUID(0))
     ) {
       $0.server.fetched(unreadX1)
       $0.log.serverListed(["x1"])
-      $0.shown.append(unreadX1)
+      $0.log.record(.markAllAsRead(["x1"]), id: UUID(1))
+      $0.log.markSending(UUID(1))
+      $0.shown.append(Ported.read(unreadX1, version: 6))
     }
-    // Had the live stream delivered x1's change at 6 before the opening, x1 would be held and
-    // marked read at once; its answer came first, and the feed's cursor is still 5.
-    withKnownIssue(
-      """
-      The person's own unread, answered at 6 before the opening, makes the fetched copy newer \
-      than the feed's cursor at the opening (5): taken as changed since, it is left unread
-      """
-    ) {
-      #expect(store.state.shown[id: "x1"]?.isRead == true)
-      #expect(backend.sentIntents == [.markAsUnread("x1"), .markAllAsRead(["x1"])])
+    // The copy held reflects the unread answered at 6, which leaves.
+    await store.receive(.changeAnswered(UUID(1), 8)) {
+      $0.log.acknowledge(UUID(1), at: 8)
+      Ported.forgetSeen(&$0, reflectedIn: ["x1"])
     }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    #expect(store.state.shown[id: "x1"]?.isRead == true)
+    #expect(backend.sentIntents == [.markAsUnread("x1"), .markAllAsRead(["x1"])])
     alert.resume(returning: [])
     await store.receive(.targetUnreadLoaded(.alert("a9"), [], cursor: 5, after: nil))
     await Ported.leave(store)
