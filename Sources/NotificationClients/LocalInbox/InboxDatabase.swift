@@ -341,12 +341,15 @@ package final class InboxDatabase: Sendable {
   ///
   /// - Complexity: O(log *n*): a look-up in the index of deletions.
   package func deletion(of id: String) throws(InboxError) -> ChangeCursor? {
-    try reading { db in
-      try db.statement("SELECT max(cursor) FROM changes WHERE kind = 'deleted' AND id = ?")
-        .firstRow([.text(id)]) { row in
-          row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
-        } ?? nil
-    }
+    try reading { db in try Self.deletion(of: id, in: db) }
+  }
+
+  /// The cursor at which the notification with this id was deleted, if the log remembers it.
+  private static func deletion(of id: String, in db: SQLiteConnection) throws -> ChangeCursor? {
+    try db.statement("SELECT max(cursor) FROM changes WHERE kind = 'deleted' AND id = ?")
+      .firstRow([.text(id)]) { row in
+        row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
+      } ?? nil
   }
 
   /// The unread notifications about `entity`, newest first: at most `limit` after `key` (from
@@ -543,12 +546,7 @@ package final class InboxDatabase: Sendable {
   /// The error for a change to a notification the inbox does not have: deleted, at the
   /// deletion's cursor, while its change log holds the deletion; else not found.
   private static func missing(_ id: String, in db: SQLiteConnection) throws -> any Error {
-    let deletedAt =
-      try db.statement("SELECT max(cursor) FROM changes WHERE kind = 'deleted' AND id = ?")
-      .firstRow([.text(id)]) { row in
-        row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
-      } ?? nil
-    guard let deletedAt else { return UserFacingError.notFound }
+    guard let deletedAt = try deletion(of: id, in: db) else { return UserFacingError.notFound }
     return DeletedNotificationError(id: id, cursor: deletedAt)
   }
 

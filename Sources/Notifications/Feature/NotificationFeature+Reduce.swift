@@ -290,7 +290,7 @@ extension NotificationFeature {
       state.reshow([copy.id])
       return .none
 
-    case .pushLookedUpDeleted(let id, let cursor):
+    case .deletedOnServer(let id, let cursor):
       // A push of a notification the server deleted (delivered late, or again after a relaunch
       // that forgot the deletion): ordered by the deletion's cursor, as an event would be.
       state.server.remove(id, at: cursor)
@@ -477,7 +477,7 @@ extension NotificationFeature {
           } catch UserFacingError.notFound {
             await send(.pushLookedUp(id: id, nil))
           } catch let deleted as DeletedNotificationError {
-            await send(.pushLookedUpDeleted(id: id, at: deleted.cursor))
+            await send(.deletedOnServer(id: id, at: deleted.cursor))
           }
         } catch: { _, _ in
           // Looked up again at the next change or launch; a page or an event lists it anyway.
@@ -518,7 +518,7 @@ extension NotificationFeature {
           }
           // The server deleted the notification first (another device did): that holds, at
           // its cursor, and a delete of it did what the person asked.
-          await send(.pushLookedUpDeleted(id: deleted.id, at: deleted.cursor))
+          await send(.deletedOnServer(id: deleted.id, at: deleted.cursor))
           if case .delete = request.intent {
             await send(.changeAnswered(id, deleted.cursor))
           } else {

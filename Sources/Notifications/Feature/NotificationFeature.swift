@@ -267,9 +267,11 @@ public struct NotificationFeature: Reducer {
     /// it (`nil`: the server does not have it yet). Held, it lets the changes waiting for the
     /// push be sent.
     case pushLookedUp(id: String, NotificationData?)
-    /// The server's answer for a push it has not listed: it deleted the notification, at a
-    /// cursor. The push is not shown any more, and the changes waiting for it leave.
-    case pushLookedUpDeleted(id: String, at: ChangeCursor)
+    /// The server said it deleted a notification, at a cursor, answering a look-up of a push it
+    /// has not listed or a change to the notification (another device deleted it first). The
+    /// deletion holds against older copies, the push is not shown any more, and the changes
+    /// waiting for it leave.
+    case deletedOnServer(id: String, at: ChangeCursor)
     /// The person tapped a push (a cold start from it, too): it is kept as a push, and opened.
     case notificationResponse(Data)
     case foregroundChanged(Bool)

@@ -512,7 +512,7 @@ struct NotificationFeatureAppTests {
     client.fetchNotification = { id in throw DeletedNotificationError(id: id, cursor: 3) }
     let store = await sync.launched(with: page, backend: backend, client: client)
     try await tapThePushOfN9(store)
-    await store.receive(.pushLookedUpDeleted(id: "n9", at: 3)) {
+    await store.receive(.deletedOnServer(id: "n9", at: 3)) {
       $0.server.remove("n9", at: 3)
       $0.log.serverRemoved(["n9"])
       $0.shown.remove(id: "n9")
@@ -552,7 +552,7 @@ struct NotificationFeatureAppTests {
       $0.shown = [push]
     }
     await relaunched.receive(.delegate(.presentBanner(push, [.banner, .sound, .badge])))
-    await relaunched.receive(.pushLookedUpDeleted(id: "n9", at: 3)) {
+    await relaunched.receive(.deletedOnServer(id: "n9", at: 3)) {
       $0.server.remove("n9", at: 3)
       $0.log.serverRemoved(["n9"])
       $0.shown = []
@@ -585,7 +585,7 @@ struct NotificationFeatureAppTests {
       $0.log.markSending(UUID(0))
       $0.shown = [n2]
     }
-    await store.receive(.pushLookedUpDeleted(id: "n1", at: 4)) {
+    await store.receive(.deletedOnServer(id: "n1", at: 4)) {
       $0.server.remove("n1", at: 4)
     }
     // The server holds no copy of it any more: the record leaves at once.
@@ -596,7 +596,7 @@ struct NotificationFeatureAppTests {
       $0.log.markSending(UUID(1))
       $0.shown = [Self.read(n2)]
     }
-    await store.receive(.pushLookedUpDeleted(id: "n2", at: 5)) {
+    await store.receive(.deletedOnServer(id: "n2", at: 5)) {
       $0.server.remove("n2", at: 5)
       $0.shown = []
     }
@@ -636,7 +636,7 @@ struct NotificationFeatureAppTests {
     await store.receive(.delegate(.unreadCountChanged(1)))
     await store.send(.refreshRequested) { $0.paging.isLoading = true }
     await store.receive(.pageLoaded(page, first: true)) { $0.paging.isLoading = false }
-    await store.receive(.pushLookedUpDeleted(id: "n9", at: 3)) {
+    await store.receive(.deletedOnServer(id: "n9", at: 3)) {
       $0.server.remove("n9", at: 3)
       $0.log.serverRemoved(["n9"])
       $0.shown = []
