@@ -91,10 +91,9 @@ extension NotificationFeature {
     case .cachedPageLoaded(let page):
       // Older than any first page of the server's: shown only until one arrives.
       guard state.server.listing == nil else { return .none }
-      if state.server.replace(with: page) {
-        state.paging.hasMore = page.hasMore
-        state.paging.next = page.nextCursor
-      }
+      state.server.replace(withCached: page)
+      state.paging.hasMore = page.hasMore
+      state.paging.next = page.nextCursor
       state.log.serverListed(page.items.lazy.map(\.id))
       state.reshowAll()
       return .none

@@ -188,6 +188,17 @@ public struct ServerFeed: Sendable, Hashable {
     return true
   }
 
+  /// Shows a first page an earlier launch kept (a cache) until the server's first page comes:
+  /// its copies and its total, as a page of a server that does not order what it says. It is
+  /// not a ``listing``: it is older than anything the server says now, so a copy it would have
+  /// listed is not held back by it, and the server's first page is this launch's first
+  /// listing (the one the live stream opens from).
+  public mutating func replace(withCached page: NotificationPage) {
+    var page = page
+    page.changeCursor = nil
+    replace(with: page)
+  }
+
   /// Adds a later page: each copy as ``receive(_:at:)`` takes it. Nothing held is dropped; an
   /// unread copy not held before is no longer among the unread notifications not held.
   public mutating func append(_ page: NotificationPage) {
