@@ -105,10 +105,13 @@ struct LifetimeModelTests {
   /// 7838458024297765256: a delete of a notification another device had deleted first failed
   /// "not found", and the copy a look-up held was listed again, until a change to a deleted
   /// notification was answered with the deletion's cursor (`DeletedNotificationError`).
+  /// 3665593090842288117 (a fault of the model's, not the feature's): every first page of a
+  /// launch failed with an error, so nothing looked up the pushes held unlisted, and the model
+  /// compared one the server had listed since before the refresh that error asks for.
   nonisolated static let knownSeeds: [UInt64] = [
     14_327_596_062_002_008_173, 1_692_594_537_285_933_055, 796_014_188_011_893_233,
     8_339_972_125_705_800_260, 11_902_651_592_191_399_676, 9_806_435_720_515_876_918,
-    1_641_622_519_520_334_210, 7_838_458_024_297_765_256,
+    1_641_622_519_520_334_210, 7_838_458_024_297_765_256, 3_665_593_090_842_288_117,
   ]
 
   /// A seed replays identically: lived twice in one process, beside the other tests, it takes

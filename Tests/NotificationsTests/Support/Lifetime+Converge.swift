@@ -114,10 +114,15 @@ extension Lifetime {
     let feedIDs = Set(feed.map(\.id))
     let backendRead = Dictionary(feed.map { ($0.id, $0.isRead) }, uniquingKeysWith: { a, _ in a })
     let unlisted = Set(unlistedPushes(in: state, feedIDs: feedIDs).map(\.id))
+    // None is loaded when every first page of this launch failed, as an error said (the person
+    // refreshes): nothing then looked up the pushes the feature holds unlisted, so what the
+    // server did with them since is not known until then.
+    let noPageLoaded = state.server.listing == nil && log.reportedErrors > errorsAtLaunch
     var problems: [String] = []
     for notification in state.shown
     where !notification.isLocal && !unlisted.contains(notification.id)
       && !model.deletedPushesAwaitingLookUp.contains(notification.id)
+      && !(noPageLoaded && state.log.unlisted.contains(id: notification.id))
     {
       guard let isRead = backendRead[notification.id] else {
         problems.append("\(notification.id) is listed; the backend deleted it")
@@ -129,10 +134,8 @@ extension Lifetime {
             + "has it \(isRead ? "read" : "unread")")
       }
     }
-    // The pages loaded end where the next one starts. None is loaded when every first page of
-    // this launch failed, as an error said (the person refreshes).
+    // The pages loaded end where the next one starts.
     let nextPage = state.paging.hasMore ? state.paging.next.flatMap(PageKey.init(cursor:)) : nil
-    let noPageLoaded = state.server.listing == nil && log.reportedErrors > errorsAtLaunch
     if !noPageLoaded, !state.paging.hasMore || nextPage != nil {
       let missing = feed.filter { notification in
         nextPage.map { !$0.precedes(notification) } ?? true
