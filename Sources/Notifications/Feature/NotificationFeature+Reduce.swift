@@ -144,6 +144,19 @@ extension NotificationFeature {
       }
       return .none
 
+    case .feedStartedAgain(let snapshot):
+      // What is held is the old log's, and its cursors do not compare with the new log's: the
+      // snapshot is the feed. The records the old log acknowledged leave (what they did is in
+      // the snapshot, or went with the old log); those not sent yet go to the new one.
+      state.server = ServerFeed()
+      state.server.apply(snapshot)
+      state.log.forget(upTo: ChangeCursor(.max))
+      if case .snapshot(let copies) = snapshot.change {
+        state.log.serverListed(copies.lazy.map(\.id))
+      }
+      state.reshowAll()
+      return .none
+
     case .updatesFailed(let error, let attempt):
       // A connection that was live was healthy: its drop starts the backoff again from zero,
       // so only attempts that never connect count towards giving up.
@@ -564,7 +577,14 @@ extension NotificationFeature {
       let stream = try await client.updates(cursor)
       await send(.updatesConnected)
       if let cursor {
-        for event in try await client.changesSince(cursor) { await send(.liveEvent(event)) }
+        for event in try await client.changesSince(cursor) {
+          // Cursors only increase: a snapshot older than the cursor asked from is a new log's.
+          if case .snapshot = event.change, let at = event.cursor, at < cursor {
+            await send(.feedStartedAgain(event))
+          } else {
+            await send(.liveEvent(event))
+          }
+        }
       }
       for try await event in stream { await send(.liveEvent(event)) }
       throw UserFacingError.network

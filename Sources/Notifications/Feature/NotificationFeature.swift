@@ -223,6 +223,9 @@ public struct NotificationFeature: Reducer {
     case pageFailed(UserFacingError)
     case updatesConnected
     case liveEvent(NotificationEvent)
+    /// The catch-up from a cursor answered with a snapshot at an older cursor: the server's
+    /// change log started again (its database was made anew), and the snapshot is its feed.
+    case feedStartedAgain(NotificationEvent)
     /// The live stream failed, after `attempt` reconnections that never connected.
     case updatesFailed(UserFacingError, attempt: Int)
     case reconnect(attempt: Int)
