@@ -1,3 +1,5 @@
+import Foundation
+
 /// An ordered collection of elements with unique ids: random access by position, and O(1)
 /// lookup, update and removal-from-the-end by id.
 ///
@@ -249,13 +251,55 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     return element
   }
 
-  /// Removes every element that satisfies `shouldBeRemoved`.
+  /// Removes every element that satisfies `shouldBeRemoved`, keeping the others in order.
+  ///
+  /// The elements are tested first, all of them, so an error thrown leaves the array as it
+  /// was. Only the positions of the elements after the first one removed are written again:
+  /// removing from the end costs little, and nothing is hashed anew for the elements before.
   ///
   /// - Complexity: O(*n*).
+  @inlinable
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-    let kept = try _elements.filter { try !shouldBeRemoved($0) }
-    guard kept.count != _elements.count else { return }
-    self = IdentifiedArray(uncheckedUniqueElements: kept, idPath: _idPath)
+    remove(marked: try _elements.map(shouldBeRemoved))
+  }
+
+  /// Removes the elements at `offsets` (those past the end are ignored), keeping the others in
+  /// order: what SwiftUI's `onDelete` hands a list's rows.
+  ///
+  /// ```swift
+  /// var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2), Row(id: 3)]
+  /// rows.remove(atOffsets: [0, 2])   // [Row(id: 2)]
+  /// ```
+  ///
+  /// - Complexity: O(*n*); only the positions after the first one removed are written again.
+  @inlinable
+  public mutating func remove(atOffsets offsets: IndexSet) {
+    guard let first = offsets.first, first < _elements.count else { return }
+    var removed = [Bool](repeating: false, count: _elements.count)
+    for offset in offsets where offset < removed.count { removed[offset] = true }
+    remove(marked: removed)
+  }
+
+  /// Removes the elements whose position is marked, compacting the rest in place. Inlinable,
+  /// as the calls that use it are: unspecialized, each move looks up generic metadata.
+  @inlinable
+  mutating func remove(marked removed: [Bool]) {
+    guard let first = removed.firstIndex(of: true) else { return }
+    var kept = first
+    for position in first..<removed.count {
+      if removed[position] {
+        _positions.removeValue(forKey: _ids[position])
+        continue
+      }
+      if kept != position {
+        _ids.swapAt(kept, position)
+        _elements.swapAt(kept, position)
+        _positions[_ids[kept]] = kept
+      }
+      kept += 1
+    }
+    _ids.removeSubrange(kept...)
+    _elements.removeSubrange(kept...)
   }
 
   /// Removes every element.

@@ -100,14 +100,15 @@ struct IndexedRecords: Sendable {
   /// Removes the records with these ids, in one pass over the records.
   ///
   /// - Returns: The records removed, oldest first.
-  /// - Complexity: O(1) for no ids; O(*r*) for *r* records otherwise.
+  /// - Complexity: O(1) for no ids; O(*r* + *k* log *k*) for *r* records and *k* ids otherwise.
   mutating func remove(ids: Set<UUID>) -> [ChangeRecord] {
     guard !ids.isEmpty else { return [] }
-    let removed = records.filter { ids.contains($0.id) }
-    guard !removed.isEmpty else { return [] }
-    records.removeAll { ids.contains($0.id) }
+    let positions = IndexSet(ids.compactMap(records.index(id:)))
+    guard !positions.isEmpty else { return [] }
+    let removed = positions.map { records[$0] }
+    records.remove(atOffsets: positions)
     for record in removed { unindex(record) }
-    return removed.elements
+    return removed
   }
 
   private mutating func unindex(_ record: ChangeRecord) {

@@ -68,6 +68,43 @@ struct IdentifiedArrayTests {
     #expect(array.checkInvariants())
   }
 
+  @Test func removeAllKeepsTheOthersInOrderAndTheirPositions() {
+    var array = IdentifiedArrayOf<Item>(uniqueElements: (0..<10).map { Item(id: $0) })
+    array.removeAll { [0, 4, 5, 9].contains($0.id) }
+    #expect(array.ids == [1, 2, 3, 6, 7, 8])
+    #expect(array.index(id: 6) == 3)
+    #expect(array.index(id: 4) == nil)
+    #expect(array.checkInvariants())
+    array.removeAll { _ in false }
+    #expect(array.ids == [1, 2, 3, 6, 7, 8])
+    array.removeAll { _ in true }
+    #expect(array.isEmpty)
+    #expect(array.checkInvariants())
+  }
+
+  @Test func removingAtOffsetsIgnoresThosePastTheEnd() {
+    var array = IdentifiedArrayOf<Item>(uniqueElements: (0..<6).map { Item(id: $0) })
+    array.remove(atOffsets: [0, 2, 5, 9])
+    #expect(array.ids == [1, 3, 4])
+    #expect(array.checkInvariants())
+    array.remove(atOffsets: [7])
+    array.remove(atOffsets: [])
+    #expect(array.ids == [1, 3, 4])
+  }
+
+  @Test func aRemoveAllThatThrowsLeavesTheArrayAsItWas() {
+    struct Stop: Error {}
+    var array = IdentifiedArrayOf<Item>(uniqueElements: (0..<5).map { Item(id: $0) })
+    #expect(throws: Stop.self) {
+      try array.removeAll { item in
+        if item.id == 3 { throw Stop() }
+        return item.id == 1
+      }
+    }
+    #expect(array.ids == [0, 1, 2, 3, 4])
+    #expect(array.checkInvariants())
+  }
+
   @Test func updateOrAppendReplacesByID() {
     var array: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     #expect(array.updateOrAppend(Item(id: 1, name: "b")) == Item(id: 1, name: "a"))
@@ -100,7 +137,7 @@ struct IdentifiedArrayTests {
     var model: [Item] = []
     for _ in 0..<2_000 {
       let id = Int.random(in: 0..<50, using: &generator)
-      switch Int.random(in: 0..<5, using: &generator) {
+      switch Int.random(in: 0..<6, using: &generator) {
       case 0:
         array.append(Item(id: id))
         if !model.contains(where: { $0.id == id }) { model.append(Item(id: id)) }
@@ -114,9 +151,21 @@ struct IdentifiedArrayTests {
         let position = Int.random(in: 0...model.count, using: &generator)
         array.insert(Item(id: id), at: position)
         if !model.contains(where: { $0.id == id }) { model.insert(Item(id: id), at: position) }
-      default:
+      case 4:
         array[id: id] = nil
         model.removeAll { $0.id == id }
+      default:
+        // Every element whose id leaves this remainder, wherever they are; or the elements at
+        // a few random offsets.
+        let modulus = Int.random(in: 2...7, using: &generator)
+        if id.isMultiple(of: 2) {
+          array.removeAll { $0.id % modulus == id % modulus }
+          model.removeAll { $0.id % modulus == id % modulus }
+        } else {
+          let offsets = IndexSet((0..<modulus).map { _ in Int.random(in: 0...60, using: &generator) })
+          array.remove(atOffsets: offsets)
+          for offset in offsets.reversed() where offset < model.count { model.remove(at: offset) }
+        }
       }
       #expect(array.checkInvariants())
     }

@@ -1,5 +1,6 @@
 // The doc-comment snippets of Sources/Loom/Collections.
 
+import Foundation
 import Loom
 import Testing
 
@@ -41,5 +42,13 @@ enum IdentifiedArrayDocs {
     let tags = IdentifiedArray(["a", "b", "a"], id: \.self)  // ["a", "b"]
     // snippet: end
     #expect(tags.elements == ["a", "b"])
+  }
+
+  @Test static func removingAtOffsetsKeepsTheRest() {
+    // snippet: IdentifiedArray.remove-atOffsets
+    var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2), Row(id: 3)]
+    rows.remove(atOffsets: [0, 2])   // [Row(id: 2)]
+    // snippet: end
+    #expect(rows.elements == [Row(id: 2)])
   }
 }
