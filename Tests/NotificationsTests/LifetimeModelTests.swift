@@ -108,10 +108,14 @@ struct LifetimeModelTests {
   /// 3665593090842288117 (a fault of the model's, not the feature's): every first page of a
   /// launch failed with an error, so nothing looked up the pushes held unlisted, and the model
   /// compared one the server had listed since before the refresh that error asks for.
+  /// 13356000860227269486: the look-up of a tapped push failed offline and was not made again
+  /// until the next first page, so the read waiting for it was never sent; a look-up that
+  /// fails for now is now made again after a backoff.
   nonisolated static let knownSeeds: [UInt64] = [
     14_327_596_062_002_008_173, 1_692_594_537_285_933_055, 796_014_188_011_893_233,
     8_339_972_125_705_800_260, 11_902_651_592_191_399_676, 9_806_435_720_515_876_918,
     1_641_622_519_520_334_210, 7_838_458_024_297_765_256, 3_665_593_090_842_288_117,
+    13_356_000_860_227_269_486,
   ]
 
   /// A seed replays identically: lived twice in one process, beside the other tests, it takes

@@ -477,23 +477,36 @@ extension NotificationFeature {
 
   /// Asks the server for the pushes it has not listed among `ids`: a change to one waits until
   /// the server lists it, and the server may have it already, on a page not loaded (a cold
-  /// start from the push of an older notification).
+  /// start from the push of an older notification). A look-up that fails for now is made again
+  /// after 2^failures seconds (at most five minutes), until it is answered; one a newer look-up
+  /// of the same push replaces is cancelled.
   func lookUpPushes(_ ids: some Sequence<String>, in state: State) -> Effect<Action> {
     let pushes = ids.filter { state.log.unlisted[id: $0].map { !$0.isLocal } ?? false }
     guard !pushes.isEmpty else { return .none }
     return .merge(
       pushes.map { id in
-        .run { [client] send in
-          do {
-            await send(.pushLookedUp(id: id, try await client.fetchNotification(id)))
-          } catch UserFacingError.notFound {
-            await send(.pushLookedUp(id: id, nil))
-          } catch let deleted as DeletedNotificationError {
-            await send(.deletedOnServer(id: id, at: deleted.cursor))
+        .run { [client, clock] send in
+          var failures = 0
+          while true {
+            do {
+              await send(.pushLookedUp(id: id, try await client.fetchNotification(id)))
+              return
+            } catch UserFacingError.notFound {
+              await send(.pushLookedUp(id: id, nil))
+              return
+            } catch let deleted as DeletedNotificationError {
+              await send(.deletedOnServer(id: id, at: deleted.cursor))
+              return
+            } catch let error where UserFacingError(error).isRetryable {
+              failures += 1
+              try await clock.sleep(for: Self.retryDelay(afterFailures: failures))
+            }
           }
         } catch: { _, _ in
-          // Looked up again at the next change or launch; a page or an event lists it anyway.
+          // Refused: looked up again at the next change or first page; a page or an event
+          // lists it anyway.
         }
+        .cancellable(id: CancelID.lookUp(id), cancelInFlight: true)
       })
   }
 

@@ -298,6 +298,8 @@ public struct NotificationFeature: Reducer {
 
   enum CancelID: Hashable, Sendable {
     case updates, reconnect, responses, loadMore, firstPage
+    /// The look-up of the push with this id: one at a time, the newest.
+    case lookUp(String)
   }
 
   /// How many notifications a page holds.

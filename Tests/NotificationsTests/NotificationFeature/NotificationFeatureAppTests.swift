@@ -611,9 +611,9 @@ struct NotificationFeatureAppTests {
     await store.send(.onDisappear) { $0.connection = .offline }
   }
 
-  /// A push received while the server cannot be reached is looked up by the next first page:
-  /// the server deleted it, and it leaves.
-  @Test func aPushLookedUpOfflineIsLookedUpAgainByTheNextFirstPage() async throws {
+  /// A push whose look-up the server refuses is looked up again by the next first page: the
+  /// server deleted it, and it leaves.
+  @Test func aPushWhoseLookUpWasRefusedIsLookedUpAgainByTheNextFirstPage() async throws {
     let page = NotificationPage(items: [], changeCursor: 3)
     let backend = Backend(pages: [page, page])
     let lookUps = LockedState(0)
@@ -623,7 +623,7 @@ struct NotificationFeatureAppTests {
         count += 1
         return count
       }
-      if count == 1 { throw UserFacingError.network }
+      if count == 1 { throw UserFacingError.server(status: 400) }
       throw DeletedNotificationError(id: id, cursor: 3)
     }
     let store = await sync.launched(with: page, backend: backend, client: client)
@@ -634,6 +634,7 @@ struct NotificationFeatureAppTests {
     }
     await store.receive(.delegate(.presentBanner(push, [.banner, .sound, .badge])))
     await store.receive(.delegate(.unreadCountChanged(1)))
+    #expect(lookUps.withLock { $0 } == 1)
     await store.send(.refreshRequested) { $0.paging.isLoading = true }
     await store.receive(.pageLoaded(page, first: true)) { $0.paging.isLoading = false }
     await store.receive(.deletedOnServer(id: "n9", at: 3)) {
@@ -642,6 +643,39 @@ struct NotificationFeatureAppTests {
       $0.shown = []
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
+    await store.send(.onDisappear) { $0.connection = .offline }
+  }
+
+  /// A push whose look-up fails for now (the server cannot be reached) is looked up again
+  /// after a backoff, with no first page: the server deleted it, and it leaves.
+  @Test func aPushWhoseLookUpFailedForNowIsLookedUpAgainAfterABackoff() async throws {
+    let page = NotificationPage(items: [], changeCursor: 3)
+    let backend = Backend(pages: [page])
+    let lookUps = LockedState(0)
+    var client = backend.client
+    client.fetchNotification = { id in
+      let count = lookUps.withLock { count in
+        count += 1
+        return count
+      }
+      if count < 3 { throw UserFacingError.network }
+      throw DeletedNotificationError(id: id, cursor: 3)
+    }
+    let store = await sync.launched(with: page, backend: backend, client: client)
+    let push = try PushPayloadParser.parse(Self.pushOfN9, receivedAt: ChangeLogTests.start)
+    await store.send(.pushReceived(Self.pushOfN9)) {
+      $0.log.receive(push, at: ChangeLogTests.start)
+      $0.shown = [push]
+    }
+    await store.receive(.delegate(.presentBanner(push, [.banner, .sound, .badge])))
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await store.receive(.deletedOnServer(id: "n9", at: 3)) {
+      $0.server.remove("n9", at: 3)
+      $0.log.serverRemoved(["n9"])
+      $0.shown = []
+    }
+    await store.receive(.delegate(.unreadCountChanged(0)))
+    #expect(lookUps.withLock { $0 } == 3)
     await store.send(.onDisappear) { $0.connection = .offline }
   }
 
