@@ -127,21 +127,7 @@ extension NotificationFeature {
       return fetchPage(PageRequest(limit: Self.pageSize), first: true)
 
     case .liveEvent(let event):
-      state.server.apply(event)
-      switch event.change {
-      case .inserted(let copy), .updated(let copy):
-        state.log.serverListed([copy.id])
-        forgetSeen(&state, reflectedIn: [copy.id])
-        state.reshow([copy.id])
-      case .deleted(let id):
-        state.log.serverRemoved([id])
-        forgetSeen(&state, reflectedIn: [id])
-        state.reshow([id])
-      case .snapshot(let copies):
-        state.log.serverListed(copies.lazy.map(\.id))
-        forgetSeen(&state)
-        state.reshowAll()
-      }
+      apply(event, in: &state)
       return .none
 
     case .feedStartedAgain(let snapshot):
@@ -149,12 +135,8 @@ extension NotificationFeature {
       // snapshot is the feed. The records the old log acknowledged leave (what they did is in
       // the snapshot, or went with the old log); those not sent yet go to the new one.
       state.server = ServerFeed()
-      state.server.apply(snapshot)
       state.log.forget(upTo: ChangeCursor(.max))
-      if case .snapshot(let copies) = snapshot.change {
-        state.log.serverListed(copies.lazy.map(\.id))
-      }
-      state.reshowAll()
+      apply(snapshot, in: &state)
       return .none
 
     case .updatesFailed(let error, let attempt):
@@ -508,6 +490,26 @@ extension NotificationFeature {
         }
         .cancellable(id: CancelID.lookUp(id), cancelInFlight: true)
       })
+  }
+
+  /// Applies an event of the server's feed: the feed takes it (``ServerFeed/apply(_:)``), the
+  /// log learns what the server now lists or removed, and what is shown is recomputed.
+  private func apply(_ event: NotificationEvent, in state: inout State) {
+    state.server.apply(event)
+    switch event.change {
+    case .inserted(let copy), .updated(let copy):
+      state.log.serverListed([copy.id])
+      forgetSeen(&state, reflectedIn: [copy.id])
+      state.reshow([copy.id])
+    case .deleted(let id):
+      state.log.serverRemoved([id])
+      forgetSeen(&state, reflectedIn: [id])
+      state.reshow([id])
+    case .snapshot(let copies):
+      state.log.serverListed(copies.lazy.map(\.id))
+      forgetSeen(&state)
+      state.reshowAll()
+    }
   }
 
   /// Recomputes what is shown of the notifications a record touches.

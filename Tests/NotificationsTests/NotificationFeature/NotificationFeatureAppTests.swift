@@ -611,22 +611,26 @@ struct NotificationFeatureAppTests {
     await store.send(.onDisappear) { $0.connection = .offline }
   }
 
-  /// A push whose look-up the server refuses is looked up again by the next first page: the
-  /// server deleted it, and it leaves.
-  @Test func aPushWhoseLookUpWasRefusedIsLookedUpAgainByTheNextFirstPage() async throws {
-    let page = NotificationPage(items: [], changeCursor: 3)
-    let backend = Backend(pages: [page, page])
-    let lookUps = LockedState(0)
+  /// `backend`'s client whose look-ups fail with `failures`, one a call, then answer that the
+  /// server deleted the notification at 3; `lookUps` counts the calls.
+  func client(
+    of backend: Backend, lookUpsFailing failures: [UserFacingError],
+    counting lookUps: LockedState<Int>
+  ) -> NotificationClient {
     var client = backend.client
     client.fetchNotification = { id in
       let count = lookUps.withLock { count in
         count += 1
         return count
       }
-      if count == 1 { throw UserFacingError.server(status: 400) }
+      if count <= failures.count { throw failures[count - 1] }
       throw DeletedNotificationError(id: id, cursor: 3)
     }
-    let store = await sync.launched(with: page, backend: backend, client: client)
+    return client
+  }
+
+  /// The push of n9 arrives, unlisted: shown, announced and counted.
+  func receiveThePushOfN9(_ store: TestStore<Feature.State, Feature.Action>) async throws {
     let push = try PushPayloadParser.parse(Self.pushOfN9, receivedAt: ChangeLogTests.start)
     await store.send(.pushReceived(Self.pushOfN9)) {
       $0.log.receive(push, at: ChangeLogTests.start)
@@ -634,15 +638,31 @@ struct NotificationFeatureAppTests {
     }
     await store.receive(.delegate(.presentBanner(push, [.banner, .sound, .badge])))
     await store.receive(.delegate(.unreadCountChanged(1)))
-    #expect(lookUps.withLock { $0 } == 1)
-    await store.send(.refreshRequested) { $0.paging.isLoading = true }
-    await store.receive(.pageLoaded(page, first: true)) { $0.paging.isLoading = false }
+  }
+
+  /// The look-up of n9 says the server deleted it at 3: it leaves.
+  func receiveTheDeletionOfN9(_ store: TestStore<Feature.State, Feature.Action>) async {
     await store.receive(.deletedOnServer(id: "n9", at: 3)) {
       $0.server.remove("n9", at: 3)
       $0.log.serverRemoved(["n9"])
       $0.shown = []
     }
     await store.receive(.delegate(.unreadCountChanged(0)))
+  }
+
+  /// A push whose look-up the server refuses is looked up again by the next first page: the
+  /// server deleted it, and it leaves.
+  @Test func aPushWhoseLookUpWasRefusedIsLookedUpAgainByTheNextFirstPage() async throws {
+    let page = NotificationPage(items: [], changeCursor: 3)
+    let backend = Backend(pages: [page, page])
+    let lookUps = LockedState(0)
+    let client = client(of: backend, lookUpsFailing: [.server(status: 400)], counting: lookUps)
+    let store = await sync.launched(with: page, backend: backend, client: client)
+    try await receiveThePushOfN9(store)
+    #expect(lookUps.withLock { $0 } == 1)
+    await store.send(.refreshRequested) { $0.paging.isLoading = true }
+    await store.receive(.pageLoaded(page, first: true)) { $0.paging.isLoading = false }
+    await receiveTheDeletionOfN9(store)
     await store.send(.onDisappear) { $0.connection = .offline }
   }
 
@@ -652,29 +672,10 @@ struct NotificationFeatureAppTests {
     let page = NotificationPage(items: [], changeCursor: 3)
     let backend = Backend(pages: [page])
     let lookUps = LockedState(0)
-    var client = backend.client
-    client.fetchNotification = { id in
-      let count = lookUps.withLock { count in
-        count += 1
-        return count
-      }
-      if count < 3 { throw UserFacingError.network }
-      throw DeletedNotificationError(id: id, cursor: 3)
-    }
+    let client = client(of: backend, lookUpsFailing: [.network, .network], counting: lookUps)
     let store = await sync.launched(with: page, backend: backend, client: client)
-    let push = try PushPayloadParser.parse(Self.pushOfN9, receivedAt: ChangeLogTests.start)
-    await store.send(.pushReceived(Self.pushOfN9)) {
-      $0.log.receive(push, at: ChangeLogTests.start)
-      $0.shown = [push]
-    }
-    await store.receive(.delegate(.presentBanner(push, [.banner, .sound, .badge])))
-    await store.receive(.delegate(.unreadCountChanged(1)))
-    await store.receive(.deletedOnServer(id: "n9", at: 3)) {
-      $0.server.remove("n9", at: 3)
-      $0.log.serverRemoved(["n9"])
-      $0.shown = []
-    }
-    await store.receive(.delegate(.unreadCountChanged(0)))
+    try await receiveThePushOfN9(store)
+    await receiveTheDeletionOfN9(store)
     #expect(lookUps.withLock { $0 } == 3)
     await store.send(.onDisappear) { $0.connection = .offline }
   }
