@@ -575,12 +575,17 @@ extension NotificationFeature {
     }
   }
 
+  /// Asks the server for a page. A first page replaces the one asked for before it, and the
+  /// wait to ask again: a page read before a newer one and answered after it would show,
+  /// beyond the newer page's reach, copies older than what the feature has seen, after the log
+  /// let go of the records acknowledged in between (``ServerFeed/current``, rule 5).
   private func fetchPage(_ request: PageRequest, first: Bool) -> Effect<Action> {
-    .run { [client] send in
+    let fetch = Effect<Action>.run { [client] send in
       await send(.pageLoaded(try await client.fetchPage(request), first: first))
     } catch: { error, send in
       await send(.pageFailed(UserFacingError(error)))
     }
+    return first ? fetch.cancellable(id: CancelID.firstPage, cancelInFlight: true) : fetch
   }
 
   /// Opens the live stream from the feed's cursor: the catch-up since it, then the live

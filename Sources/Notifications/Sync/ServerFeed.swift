@@ -38,6 +38,9 @@ import Foundation
 ///    only as new as before), and an event of the live stream, which delivers every change after
 ///    the cursor it opened from (``current`` then), moves it to the event's cursor, once there
 ///    is one (a stream opened with none starts from now, and says nothing of what came before).
+///    A first page older than the newest (an answer that came late) may add, beyond the
+///    newest's reach, copies only as new as its own cursor, behind ``current``: the feature
+///    never applies one, as asking for a first page cancels the one in flight.
 public struct ServerFeed: Sendable, Hashable {
   /// The newest copy of each notification the server listed and has not deleted, in the feed's
   /// order.

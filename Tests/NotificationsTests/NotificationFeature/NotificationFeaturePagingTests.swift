@@ -89,6 +89,47 @@ struct NotificationFeaturePagingTests {
     #expect(store.state.shown.ids == ["n1"])
   }
 
+  /// Lifetime seed 13569332322634961093: a refresh made while the launch's first page is in
+  /// flight replaces it. The launch's page, read before a mark-all reached the server and
+  /// answered after the refresh's page (which reaches only n1) let the mark-all's record go,
+  /// would show n2 and n3 unread: copies older than what the feature has seen.
+  @Test func aRefreshReplacesTheFirstPageInFlightAndItsPageIsNeverApplied() async {
+    let launchPage = TestContinuation<NotificationPage>()
+    let read1 = Ported.read(Self.n1, version: 58)
+    let refreshed = NotificationPage(
+      items: [read1], nextCursor: "after-n1", hasMore: true, unreadTotal: 0, changeCursor: 62)
+    let backend = Ported.Backend(
+      pages: [.held(launchPage), .page(refreshed)], answers: [.at(58)])
+    let store = Ported.makeStore(backend: backend)
+    await store.send(.onAppear) { $0.launch = .restoring() }
+    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
+      $0.launch = .ready
+      $0.paging.isLoading = true
+      $0.preferences.authorization = .denied
+    }
+    await store.send(.markAllAsRead) {
+      $0.log.record(.markAllAsRead(nil), id: UUID(0))
+      $0.log.markSending(UUID(0))
+    }
+    await store.receive(.changeAnswered(UUID(0), 58)) { $0.log.acknowledge(UUID(0), at: 58) }
+    await store.send(.refreshRequested)
+    await store.receive(.pageLoaded(refreshed, first: true)) {
+      $0.paging.isLoading = false
+      $0.server.replace(with: refreshed)
+      $0.paging.hasMore = true
+      $0.paging.next = "after-n1"
+      $0.log.forget(upTo: 62)
+      $0.shown = [read1]
+      $0.connection = .connecting
+    }
+    await store.receive(.updatesConnected) { $0.connection = .live }
+    launchPage.resume(
+      returning: NotificationPage(items: [Self.n1, Self.n2, Self.n3], changeCursor: 7))
+    await Ported.leave(store)
+    #expect(store.state.shown.ids == ["n1"])
+    #expect(store.state.unreadCount == 0)
+  }
+
   /// A store over `backend` whose device cache answers `cached`.
   func store(
     _ backend: Ported.Backend, cached: TestContinuation<NotificationPage?>,
