@@ -525,50 +525,83 @@ extension NotificationFeature {
     state.log.forget(reflectedIn: ids) { server.notifications[id: $0] }
   }
 
-  /// Sends the records whose turn has come, once the launch has read the saved log (an older
-  /// saved record of the same notification goes first).
-  func sendReady(_ state: inout State) -> Effect<Action> {
-    guard state.launch == .ready else { return .none }
+  /// Marks sending the records whose turn has come, once the launch has read the saved log (an
+  /// older saved record of the same notification goes first), and returns them.
+  func sendReady(_ state: inout State) -> [(id: UUID, request: ChangeRequest)] {
+    guard state.launch == .ready else { return [] }
     let ready = state.log.recordsReadyToSend
-    guard !ready.isEmpty else { return .none }
-    var effects: [Effect<Action>] = []
+    guard !ready.isEmpty else { return [] }
+    var requests: [(id: UUID, request: ChangeRequest)] = []
+    requests.reserveCapacity(ready.count)
     for id in ready {
       guard let request = state.log[id]?.request else { continue }
       state.log.markSending(id)
-      effects.append(
-        .run { [client] send in
-          await send(.changeAnswered(id, try await client.apply(request)))
-        } catch: { error, send in
-          guard let deleted = error as? DeletedNotificationError else {
-            await send(.changeFailed(id, UserFacingError(error)))
-            return
-          }
-          // The server deleted the notification first (another device did): that holds, at
-          // its cursor, and a delete of it did what the person asked.
-          await send(.deletedOnServer(id: deleted.id, at: deleted.cursor))
-          if case .delete = request.intent {
-            await send(.changeAnswered(id, deleted.cursor))
-          } else {
-            await send(.changeFailed(id, .notFound))
-          }
-        })
+      requests.append((id, request))
     }
-    return .merge(effects)
+    return requests
   }
 
-  /// Writes the rows of the log that changed since `checkpoint`, or since `restored`, the log
-  /// the launch read (the store holds it, and nothing of this launch's yet): one transaction,
-  /// in the order of the actions.
+  /// Writes an action's rows of the log, in one transaction, and sends the records whose turn
+  /// has come, each in a task of its own. The rows are written before the one record they
+  /// usually come with is sent (a change is saved before the server can apply it), in one
+  /// effect: an action of the person costs one task, not two.
   func save(
-    from restored: ChangeLog?, since checkpoint: ChangeLog.Checkpoint, in state: State
+    _ writes: [ChangeLog.Write], thenSend requests: [(id: UUID, request: ChangeRequest)]
   ) -> Effect<Action> {
+    let sends = requests.map { id, request in
+      Effect<Action>.run { [client] send in await Self.sendChange(id, request, to: client, send) }
+    }
+    guard !writes.isEmpty else { return .merge(sends) }
+    guard requests.count == 1, let (id, request) = requests.first else {
+      return .merge([save(writes)] + sends)
+    }
+    return .run { [client, changeLogStore] send in
+      do {
+        try await changeLogStore.write(writes)
+      } catch {
+        await send(.saveFailed(UserFacingError(error)))
+      }
+      await Self.sendChange(id, request, to: client, send)
+    }
+  }
+
+  /// Sends one record to the server and the answer to the store.
+  @MainActor private static func sendChange(
+    _ id: UUID, _ request: ChangeRequest, to client: NotificationClient, _ send: Send<Action>
+  ) async {
+    do {
+      await send(.changeAnswered(id, try await client.apply(request)))
+    } catch let deleted as DeletedNotificationError {
+      // The server deleted the notification first (another device did): that holds, at its
+      // cursor, and a delete of it did what the person asked.
+      await send(.deletedOnServer(id: deleted.id, at: deleted.cursor))
+      if case .delete = request.intent {
+        await send(.changeAnswered(id, deleted.cursor))
+      } else {
+        await send(.changeFailed(id, .notFound))
+      }
+    } catch {
+      await send(.changeFailed(id, UserFacingError(error)))
+    }
+  }
+
+  /// The rows of the log that changed since `checkpoint`, or since `restored`, the log the
+  /// launch read (the store holds it, and nothing of this launch's yet), in the order of the
+  /// actions.
+  func writes(
+    from restored: ChangeLog?, since checkpoint: ChangeLog.Checkpoint, in state: State
+  ) -> [ChangeLog.Write] {
     guard let writes = restored.map(state.log.writes(from:)) ?? state.log.writes(since: checkpoint)
     else {
       reportIssue("The change log was replaced during an action: its changes were not saved.")
-      return .none
+      return []
     }
-    guard !writes.isEmpty else { return .none }
-    return .run { [changeLogStore] _ in
+    return writes
+  }
+
+  /// Writes rows of the log in one transaction.
+  private func save(_ writes: [ChangeLog.Write]) -> Effect<Action> {
+    .run { [changeLogStore] _ in
       try await changeLogStore.write(writes)
     } catch: { error, send in
       await send(.saveFailed(UserFacingError(error)))

@@ -330,16 +330,16 @@ public struct NotificationFeature: Reducer {
       let wasReady = state.launch == .ready
       let checkpoint = state.log.checkpoint()
       let effect = reduceAction(into: &state, action: action)
-      let save: Effect<Action>
+      let writes: [ChangeLog.Write]
       switch (wasReady, state.launch == .ready, action) {
       case (true, _, _):
-        save = self.save(from: nil, since: checkpoint, in: state)
+        writes = self.writes(from: nil, since: checkpoint, in: state)
       case (false, true, .restored(let saved)), (false, true, .restoreFailed(_, let saved)):
-        save = self.save(from: saved.log, since: checkpoint, in: state)
+        writes = self.writes(from: saved.log, since: checkpoint, in: state)
       case (false, _, _):
-        save = .none
+        writes = []
       }
-      return .merge(effect, save, sendReady(&state))
+      return .merge(effect, save(writes, thenSend: sendReady(&state)))
     }
     .onChange(of: \.unreadCount) { _, count in
       Reduce { _, _ in .send(.delegate(.unreadCountChanged(count))) }
