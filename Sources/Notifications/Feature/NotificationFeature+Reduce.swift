@@ -542,9 +542,10 @@ extension NotificationFeature {
   }
 
   /// Writes an action's rows of the log, in one transaction, and sends the records whose turn
-  /// has come, each in a task of its own. The rows are written before the one record they
-  /// usually come with is sent (a change is saved before the server can apply it), in one
-  /// effect: an action of the person costs one task, not two.
+  /// has come. The rows are written before the one record they usually come with is sent, in
+  /// one effect: an action of the person costs one task, not two. A write that fails is
+  /// reported (`saveFailed`) and the record sent all the same; several records are sent each in
+  /// a task of its own, beside the write.
   func save(
     _ writes: [ChangeLog.Write], thenSend requests: [(id: UUID, request: ChangeRequest)]
   ) -> Effect<Action> {
