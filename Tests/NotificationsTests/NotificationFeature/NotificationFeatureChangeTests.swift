@@ -42,6 +42,27 @@ struct NotificationFeatureChangeTests {
     await Ported.leave(store)
   }
 
+  /// A change is written before it is sent: while its row's write waits, the server has been
+  /// asked nothing.
+  @Test func aChangeIsSentOnlyOnceItsRowIsWritten() async {
+    let written = TestContinuation<Void>()
+    let saved = ChangeLogStore(load: { ChangeLog() }, write: { _ in try await written.value })
+    let (store, backend) = await Ported.launched(
+      listing: Self.page, answers: [.at(6)], saved: saved)
+    await store.send(.markAsRead("n1")) {
+      $0.log.record(.markAsRead("n1"), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown[id: "n1"]?.isRead = true
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    for _ in 0..<20 { await Task.yield() }
+    #expect(backend.sent.isEmpty)
+    written.resume(returning: ())
+    await store.receive(.changeAnswered(UUID(0), 6)) { $0.log.acknowledge(UUID(0), at: 6) }
+    #expect(backend.sent == [ChangeRequest(id: UUID(0), .markAsRead("n1"))])
+    await Ported.leave(store)
+  }
+
   /// A newer copy from the server (another field changed) while the read is on its way is
   /// shown with the read kept on it.
   @Test func aLiveUpdateWhileAChangeIsOnItsWayDoesNotUndoIt() async {
