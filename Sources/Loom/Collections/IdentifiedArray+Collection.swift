@@ -1,11 +1,59 @@
-extension IdentifiedArray: RandomAccessCollection {
+extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   public var startIndex: Int { 0 }
   public var endIndex: Int { _elements.count }
 
-  /// The element at `position`.
+  /// The element at `position`. Mutating through it changes the element in place, and the
+  /// collection algorithms of the standard library that write through positions (`sort()`,
+  /// `reverse()`, `shuffle()`, `partition(by:)`, `swapAt(_:_:)`) keep the id index:
+  ///
+  /// ```swift
+  /// var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2)]
+  /// rows[0].isOn = true
+  /// rows.swapAt(0, 1)          // ids [2, 1]
+  /// let isOn = rows[id: 1]?.isOn   // true
+  /// ```
+  ///
+  /// - Important: An element's id must not change. Writing an element whose id is not the one
+  ///   at `position` is reported as a runtime issue, as through ``subscript(id:)``: the
+  ///   element takes the place under its own id, or, if another element already has that id,
+  ///   the write is ignored.
   ///
   /// - Complexity: O(1).
-  public subscript(position: Int) -> Element { _elements[position] }
+  @inlinable
+  public subscript(position: Int) -> Element {
+    get { _elements[position] }
+    _modify {
+      var element = _elements[position]
+      yield &element
+      _write(element, as: _ids[position], at: position)
+    }
+    set { _write(newValue, as: _ids[position], at: position) }
+  }
+
+  /// Exchanges the elements at two positions, and their places in the id index.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public mutating func swapAt(_ i: Int, _ j: Int) {
+    guard i != j else { return }
+    _elements.swapAt(i, j)
+    _ids.swapAt(i, j)
+    _positions[_ids[i]] = i
+    _positions[_ids[j]] = j
+  }
+
+  /// Calls `body` with the elements' storage, then indexes them again: how `sort()`,
+  /// `reverse()` and `shuffle()` run in place. Should `body` change an id to one another
+  /// element has, the later element is dropped and the change reported (see
+  /// ``subscript(position:)``).
+  ///
+  /// - Complexity: O(*n*) besides `body`.
+  public mutating func withContiguousMutableStorageIfAvailable<R>(
+    _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R
+  ) rethrows -> R? {
+    defer { reindexAll() }
+    return try _elements.withUnsafeMutableBufferPointer { buffer in try body(&buffer) }
+  }
 }
 
 extension IdentifiedArray: ExpressibleByArrayLiteral

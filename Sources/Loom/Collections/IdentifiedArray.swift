@@ -322,6 +322,43 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     reindex(from: Swift.min(source, destination))
   }
 
+  /// Moves the elements at `source` to just before the element at `destination` (the end when
+  /// it is `count`), keeping their order: the offsets a list's move gesture reports. Offsets
+  /// past the end are ignored.
+  ///
+  /// ```swift
+  /// var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2), Row(id: 3)]
+  /// rows.move(fromOffsets: [0], toOffset: 3)   // ids [2, 3, 1]
+  /// ```
+  ///
+  /// - Complexity: O(*n*).
+  public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) {
+    let source = source.filteredIndexSet { $0 < _elements.count }
+    guard let first = source.first else { return }
+    let destination = Swift.min(Swift.max(destination, 0), _elements.count)
+    let insertion = destination - source.count(in: 0..<destination)
+    var elements: [Element] = []
+    var ids: [ID] = []
+    var moved: [Element] = []
+    var movedIDs: [ID] = []
+    elements.reserveCapacity(_elements.count)
+    ids.reserveCapacity(_ids.count)
+    for position in _elements.indices {
+      if source.contains(position) {
+        moved.append(_elements[position])
+        movedIDs.append(_ids[position])
+      } else {
+        elements.append(_elements[position])
+        ids.append(_ids[position])
+      }
+    }
+    elements.insert(contentsOf: moved, at: insertion)
+    ids.insert(contentsOf: movedIDs, at: insertion)
+    _elements = elements
+    _ids = ids
+    reindex(from: Swift.min(first, insertion))
+  }
+
   /// Sorts the elements in place.
   ///
   /// - Complexity: O(*n* log *n*).
@@ -337,6 +374,42 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
 
   private mutating func reindex(from start: Int) {
     for position in start..<_ids.count { _positions[_ids[position]] = position }
+  }
+
+  /// Reads every element's id again after a write to the elements' storage and indexes the
+  /// ids that moved; where an id now repeats, the later element is dropped and reported.
+  mutating func reindexAll() {
+    var changed = false
+    for position in _elements.indices {
+      let id = _idPath.id(_elements[position])
+      if _ids[position] != id {
+        _ids[position] = id
+        changed = true
+      }
+    }
+    guard changed else { return }
+    _positions.removeAll(keepingCapacity: true)
+    var kept = 0
+    for position in _ids.indices {
+      let id = _ids[position]
+      guard _positions[id] == nil else {
+        reportIssue(
+          """
+          An element with id \(id) was written at position \(position) of an IdentifiedArray, \
+          and another element already has id \(id). An element's id must not change: the \
+          later element was dropped.
+          """)
+        continue
+      }
+      if kept != position {
+        _ids.swapAt(kept, position)
+        _elements.swapAt(kept, position)
+      }
+      _positions[id] = kept
+      kept += 1
+    }
+    _ids.removeSubrange(kept...)
+    _elements.removeSubrange(kept...)
   }
 
   /// Checks that ids, elements and positions agree. For tests.

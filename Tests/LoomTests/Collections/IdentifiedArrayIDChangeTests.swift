@@ -9,7 +9,11 @@ struct IdentifiedArrayIDChangeTests {
 
   func write(_ change: (inout IdentifiedArrayOf<Item>) -> Void) -> IdentifiedArrayOf<Item> {
     var rows: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
-    withDependencies { $0.issueReporter = log.reporter } operation: { change(&rows) }
+    withDependencies {
+      $0.issueReporter = log.reporter
+    } operation: {
+      change(&rows)
+    }
     return rows
   }
 
@@ -63,11 +67,45 @@ struct IdentifiedArrayIDChangeTests {
       ])
   }
 
+  @Test func changingAnIDThroughItsPositionMovesTheElementToItsNewID() {
+    let rows = write { $0[0].id = 3 }
+    #expect(rows.ids == [3, 2])
+    #expect(rows[id: 3] == Item(id: 3, name: "a"))
+    #expect(rows.checkInvariants())
+    #expect(log.messages.value.count == 1)
+  }
+
+  @Test func changingAnIDThroughItsPositionToOneAnotherElementHasIsIgnored() {
+    let rows = write { $0[1] = Item(id: 1, name: "z") }
+    #expect(rows.elements == [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
+    #expect(rows.checkInvariants())
+    #expect(log.messages.value.count == 1)
+  }
+
+  @Test func repeatingAnIDInTheStorageDropsTheLaterElement() {
+    let rows = write { rows in
+      _ = rows.withContiguousMutableStorageIfAvailable { $0[1].id = 1 }
+    }
+    #expect(rows.elements == [Item(id: 1, name: "a")])
+    #expect(rows.checkInvariants())
+    #expect(
+      log.messages.value == [
+        """
+        An element with id 1 was written at position 1 of an IdentifiedArray, and another \
+        element already has id 1. An element's id must not change: the later element was \
+        dropped.
+        """
+      ])
+  }
+
   @Test func writesThatKeepTheIDReportNothing() {
     let rows = write {
       $0[id: 1]?.name = "changed"
       $0[id: 2] = Item(id: 2, name: "replaced")
       $0[id: 3] = Item(id: 3)
+      $0[0].name = "again"
+      $0.swapAt(0, 1)
+      $0.sort { $0.id < $1.id }
     }
     #expect(rows.ids == [1, 2, 3])
     #expect(log.messages.value == [])

@@ -51,4 +51,23 @@ enum IdentifiedArrayDocs {
     // snippet: end
     #expect(rows.elements == [Row(id: 2)])
   }
+
+  @Test static func editingThroughPositionsKeepsTheIndex() {
+    // snippet: IdentifiedArray.subscript-position
+    var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2)]
+    rows[0].isOn = true
+    rows.swapAt(0, 1)          // ids [2, 1]
+    let isOn = rows[id: 1]?.isOn   // true
+    // snippet: end
+    #expect(rows.ids == [2, 1])
+    #expect(isOn == true)
+  }
+
+  @Test static func movingFromOffsetsPutsThemBeforeTheDestination() {
+    // snippet: IdentifiedArray.move-fromOffsets
+    var rows: IdentifiedArrayOf<Row> = [Row(id: 1), Row(id: 2), Row(id: 3)]
+    rows.move(fromOffsets: [0], toOffset: 3)   // ids [2, 3, 1]
+    // snippet: end
+    #expect(rows.ids == [2, 3, 1])
+  }
 }
