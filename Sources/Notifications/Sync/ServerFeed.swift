@@ -41,6 +41,11 @@ import Foundation
 ///    A first page older than the newest (an answer that came late) may add, beyond the
 ///    newest's reach, copies only as new as its own cursor, behind ``current``: the feature
 ///    never applies one, as asking for a first page cancels the one in flight.
+/// 6. ``followed`` is the cursor up to which the live stream has delivered every change: the
+///    first first page's cursor (the stream opens from it), then each event's. A later first
+///    page does not move it: while ``current`` is unset, a copy beyond that page's reach is
+///    kept only as new as the stream made it, and a stream resumed from the page would miss
+///    what changed between the stream's last event and the page.
 public struct ServerFeed: Sendable, Hashable {
   /// The newest copy of each notification the server listed and has not deleted, in the feed's
   /// order.
@@ -60,10 +65,16 @@ public struct ServerFeed: Sendable, Hashable {
   /// The newest first page applied.
   public var listing: Listing? { listings.first }
 
+  /// The cursor up to which the live stream has delivered every change (rule 6): where it
+  /// resumes while ``current`` is unset. `nil` before the first first page with a cursor.
+  public private(set) var followed: ChangeCursor?
+
   /// Where the live stream resumes, its catch-up first: ``current``, or, while copies beyond
-  /// the newest first page's reach leave that unset, the page's cursor. A stream from it misses
-  /// no change after the page; one opened from now would miss what changed since.
-  public var resumeCursor: ChangeCursor? { current ?? listing?.cursor }
+  /// the newest first page's reach leave that unset, ``followed`` (the first page's cursor
+  /// before any event). A stream from it misses no change after what is held; one opened from
+  /// now would miss what changed since, and one opened from a later first page what changed,
+  /// beyond that page's reach, before it.
+  public var resumeCursor: ChangeCursor? { current ?? followed ?? listing?.cursor }
   /// The notifications the server deleted, each with the cursor of its deletion.
   public private(set) var deletions: [String: ChangeCursor] = [:]
   /// How many unread notifications the server has that are not held: its unread total at the
@@ -269,6 +280,7 @@ public struct ServerFeed: Sendable, Hashable {
       // The stream opened from `current`, so it delivers every change after it: contiguous.
       // Opened with none (from now), it says nothing of what came before.
       if let current { self.current = max(current, position) }
+      if let followed { self.followed = max(followed, position) }
     }
     switch event.change {
     case .inserted(let copy): return receive(copy, at: event.cursor)
@@ -318,6 +330,8 @@ public struct ServerFeed: Sendable, Hashable {
     if isNewest, !notifications.contains(where: { !page.reaches($0) }) {
       current = max(current ?? position, position)
     }
+    // The live stream opens from the first first page: it follows the server from there.
+    if followed == nil { followed = position }
     if !others.contains(where: { $0.covers(page) }) {
       listings = (others + [page]).sorted { $0.cursor > $1.cursor }
     }

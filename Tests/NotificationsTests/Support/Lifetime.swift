@@ -246,7 +246,7 @@ final class Lifetime {
     if tracing {
       let state = store.state
       print(
-        "TRACE step \(step): \(line) | listed \(state.shown.count), unread "
+        "TRACE step \(step): \(line) | server cur \(String(describing: state.server.current)) at \(String(describing: state.server.cursor)) listings \(state.server.listings.map { "\($0.cursor)" }) | listed \(state.shown.count), unread "
           + "\(state.unreadCount), \(state.connection), error \(String(describing: state.error)), "
           + "filter \(state.filter)\(state.unreadOnly ? " unread only" : ""), \(state.launch), "
           + "log \(state.log.records.map { "\($0.intent) \($0.status)" })")

@@ -211,6 +211,30 @@ struct ServerFeedTests {
     #expect(feed.resumeCursor == 7)
   }
 
+  /// While a copy beyond the newest first page's reach leaves ``current`` unset, the stream
+  /// resumes from where it got to, not from a later first page: lifetime seed
+  /// 7919694721165589672, where another device deleted n57 (loaded by a later page) while the
+  /// stream was down, a refresh's page (which does not reach n57) came after, and the stream,
+  /// resumed from that page, never said n57 was deleted.
+  @Test func theStreamResumesFromWhereItGotToNotFromALaterFirstPage() {
+    var feed = ServerFeed()
+    feed.fetched(Self.notification("n9", version: 2, minutesAgo: 90))
+    let n1 = Self.notification("n1", version: 3, minutesAgo: 1)
+    feed.replace(with: NotificationPage(items: [n1], hasMore: true, changeCursor: 5))
+    #expect(feed.followed == 5)
+    feed.apply(
+      NotificationEvent(.updated(Self.notification("n1", isRead: true, minutesAgo: 1)), cursor: 6))
+    #expect(feed.followed == 6)
+    // The stream drops; n9 is deleted at 7; a refresh's page at 8 does not reach n9.
+    feed.replace(with: NotificationPage(items: [n1], hasMore: true, changeCursor: 8))
+    #expect(feed.current == nil)
+    #expect(feed.resumeCursor == 6)
+    // The catch-up from 6 says so.
+    feed.apply(NotificationEvent(.deleted(id: "n9"), cursor: 7))
+    #expect(feed.notifications.ids == ["n1"])
+    #expect(feed.followed == 7)
+  }
+
   /// A copy fetched by id carries no cursor: it never replaces a copy with a version (a
   /// lookup answered after an event of the stream showed the notification as it was before).
   @Test func aCopyWithNoVersionDoesNotReplaceOneWithAVersion() {
