@@ -5,12 +5,12 @@ import Loom
 final class RuntimeIssues: Sendable {
   struct Issue: Sendable {
     let message: String
-    let location: Loom.SourceLocation
+    let location: CodeLocation
   }
 
   private let issues = LockedState<[Issue]>([])
 
-  func append(message: String, location: Loom.SourceLocation) {
+  func append(message: String, location: CodeLocation) {
     issues.withLock { $0.append(Issue(message: message, location: location)) }
   }
 

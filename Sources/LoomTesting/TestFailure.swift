@@ -10,7 +10,7 @@ public struct TestFailure: Sendable, Equatable, CustomStringConvertible {
   /// What happened and what to do about it.
   public var message: String
   /// The line of the test the failure points at.
-  public var location: Loom.SourceLocation
+  public var location: CodeLocation
   /// The same file path as a static string, which XCTest needs.
   let staticFilePath: StaticString?
   /// The framework of the test that created the test store, captured when it was created: a
@@ -18,7 +18,7 @@ public struct TestFailure: Sendable, Equatable, CustomStringConvertible {
   let framework: TestFramework?
 
   /// Creates a failure.
-  public init(message: String, location: Loom.SourceLocation) {
+  public init(message: String, location: CodeLocation) {
     self.message = message
     self.location = location
     self.staticFilePath = nil
@@ -103,8 +103,8 @@ struct CallSite: Sendable {
   let line: UInt
   let column: UInt
 
-  var location: Loom.SourceLocation {
-    Loom.SourceLocation(
+  var location: CodeLocation {
+    CodeLocation(
       fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
   }
 }

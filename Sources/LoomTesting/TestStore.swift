@@ -229,3 +229,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     ledger.reportRuntimeIssues(at: callSite)
   }
 }
+
+/// The test store of a reducer's state and action.
+///
+/// ```swift
+/// let store: TestStoreOf<Counter> = TestStore(initialState: Counter.State()) { Counter() }
+/// ```
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable

@@ -35,7 +35,7 @@ extension DependencyKey {
       @Dependency(\(Self.self)) has no test value, and it was used in a test. Override it \
       in the test's "withDependencies", or give the key a "testValue".
       """,
-      at: SourceLocation(fileID: "\(Self.self)", filePath: "\(Self.self)", line: 0, column: 0)
+      at: CodeLocation(fileID: "\(Self.self)", filePath: "\(Self.self)", line: 0, column: 0)
     )
     return liveValue
   }

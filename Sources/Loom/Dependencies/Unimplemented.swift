@@ -18,7 +18,7 @@ func reportUnimplemented(_ endpoint: String, fileID: String, line: Int) {
     Unimplemented: \(endpoint) was called. Override it in the test's "withDependencies" if \
     the test expects this call.
     """,
-    at: SourceLocation(fileID: fileID, filePath: fileID, line: line, column: 0)
+    at: CodeLocation(fileID: fileID, filePath: fileID, line: line, column: 0)
   )
 }
 

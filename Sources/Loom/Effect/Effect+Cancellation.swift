@@ -85,7 +85,7 @@ extension Effect {
   static func _lift<ChildAction>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
-    at location: SourceLocation
+    at location: CodeLocation
   ) -> Self {
     effect.map(embed).scoped(EffectID(location))
   }
@@ -109,7 +109,7 @@ extension Effect {
   /// Cancels the effects of a child identified by its call site (an `ifCaseLet` whose case
   /// changed).
   @usableFromInline
-  static func _cancelChild(at location: SourceLocation) -> Self {
+  static func _cancelChild(at location: CodeLocation) -> Self {
     .cancelScope(EffectID(location))
   }
 }

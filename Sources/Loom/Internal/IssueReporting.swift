@@ -1,8 +1,9 @@
 import Foundation
 
 /// A place in source code, captured with `#fileID`, `#filePath`, `#line` and `#column` defaults so
-/// that a reported issue points at the call site that caused it.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+/// that a reported issue points at the call site that caused it. (Not `SourceLocation`: a test
+/// file imports Swift Testing too, whose `SourceLocation` the name would clash with.)
+public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
   public var fileID: String
   public var filePath: String
   public var line: Int
@@ -38,15 +39,15 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 public struct IssueReporter: Sendable {
-  let report: @Sendable (String, SourceLocation) -> Void
+  let report: @Sendable (String, CodeLocation) -> Void
 
   /// Creates a reporter from a closure that receives each issue's message and location.
-  public init(_ report: @escaping @Sendable (_ message: String, _ location: SourceLocation) -> Void) {
+  public init(_ report: @escaping @Sendable (_ message: String, _ location: CodeLocation) -> Void) {
     self.report = report
   }
 
   /// Reports an issue through this reporter.
-  public func callAsFunction(_ message: String, at location: SourceLocation) {
+  public func callAsFunction(_ message: String, at location: CodeLocation) {
     report(message, location)
   }
 
@@ -56,7 +57,7 @@ public struct IssueReporter: Sendable {
   /// The default reporter: prints `[Loom] runtime warning: <message>` with its location to
   /// standard error, once per call site (the same misuse repeated in a loop prints once).
   public static let standardError: IssueReporter = {
-    let printed = LockedState(Set<SourceLocation>())
+    let printed = LockedState(Set<CodeLocation>())
     return IssueReporter { message, location in
       guard printed.withLock({ $0.insert(location).inserted }) else { return }
       let text = "[Loom] runtime warning: \(message) (\(location))\n"
@@ -85,13 +86,13 @@ public func reportIssue(
 ) {
   DependencyValues.current.issueReporter(
     message(),
-    at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   )
 }
 
 /// A call site as the compiler's literals give it, kept by composition reducers.
 ///
-/// A body is rebuilt for every action, so a reducer that kept a ``SourceLocation`` would build
+/// A body is rebuilt for every action, so a reducer that kept a ``CodeLocation`` would build
 /// two strings per action; these literals cost nothing until an issue is reported.
 @usableFromInline
 struct _CallSite: Sendable {
@@ -109,8 +110,8 @@ struct _CallSite: Sendable {
   }
 
   @usableFromInline
-  var location: SourceLocation {
-    SourceLocation(
+  var location: CodeLocation {
+    CodeLocation(
       fileID: fileID.description, filePath: filePath.description, line: Int(line),
       column: Int(column))
   }

@@ -409,7 +409,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       stored closure, a delegate, a detached task), and do not return from the operation before \
       the work that sends is done.
       """,
-      at: SourceLocation(
+      at: CodeLocation(
         fileID: origin.fileID, filePath: origin.fileID, line: Int(origin.line), column: 0))
   }
 
@@ -590,7 +590,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       Give the effect a "catch" handler, or handle the error inside it, so that failures reach \
       your reducer as actions.
       """,
-      at: SourceLocation(
+      at: CodeLocation(
         fileID: "\(run.fileID)", filePath: "\(run.fileID)", line: Int(run.line), column: 0)
     )
   }

@@ -128,3 +128,10 @@ extension Store {
     core.rootCore.inFlightEffectCount
   }
 }
+
+/// The store of a reducer's state and action: what a view holds.
+///
+/// ```swift
+/// let store: StoreOf<Counter> = Store(initialState: Counter.State()) { Counter() }
+/// ```
+public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>

@@ -104,7 +104,7 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, Sendable {
       case .unknownEvent(let name):
         issueReporter(
           "Skipped an event of the stream the client does not know: \"\((name ?? "message").prefix(40))\"",
-          at: SourceLocation())
+          at: CodeLocation())
       case .undecodable(let reason):
         continuation.finish(throwing: UserFacingError.invalidData(reason: reason))
         return false

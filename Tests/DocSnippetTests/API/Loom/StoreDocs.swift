@@ -21,6 +21,14 @@ struct StoreDocs {
   }
 
   @MainActor
+  @Test func storeOfNamesAReducersStore() {
+    // snippet: StoreOf
+    let store: StoreOf<Counter> = Store(initialState: Counter.State()) { Counter() }
+    // snippet: end
+    #expect(store.state.count == 0)
+  }
+
+  @MainActor
   @Test func aStoreTakesDependencies() async {
     // snippet: Store.init
     let store = Store(initialState: Feature.State()) {

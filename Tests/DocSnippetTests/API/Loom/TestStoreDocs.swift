@@ -29,6 +29,14 @@ import Testing
 }
 // snippet: end
 
+@MainActor
+@Test func testStoreOfNamesAReducersTestStore() async {
+  // snippet: TestStoreOf
+  let store: TestStoreOf<Counter> = TestStore(initialState: Counter.State()) { Counter() }
+  // snippet: end
+  await store.send(.incrementTapped) { $0.count = 1 }
+}
+
 /// A mailbox that loads, follows live updates, marks messages read and runs a timer.
 struct Mailbox: Reducer {
   struct State: Equatable {
