@@ -116,12 +116,15 @@ struct LifetimeModelTests {
   /// page replaced the one in flight. 7919694721165589672: a notification loaded by a later
   /// page, deleted while the stream was down, stayed listed, as the stream resumed from a
   /// refresh's page that did not reach it, until it resumed from where it got to
-  /// (`ServerFeed.followed`).
+  /// (`ServerFeed.followed`). 13695547595122874237: an entity opened before a relaunch had read
+  /// the saved log fetched and showed a notification a saved clear-all deletes, until the fetch
+  /// waited for the restore (`Arrived.targetsOpened`).
   nonisolated static let knownSeeds: [UInt64] = [
     14_327_596_062_002_008_173, 1_692_594_537_285_933_055, 796_014_188_011_893_233,
     8_339_972_125_705_800_260, 11_902_651_592_191_399_676, 9_806_435_720_515_876_918,
     1_641_622_519_520_334_210, 7_838_458_024_297_765_256, 3_665_593_090_842_288_117,
     13_356_000_860_227_269_486, 13_569_332_322_634_961_093, 7_919_694_721_165_589_672,
+    13_695_547_595_122_874_237,
   ]
 
   /// A seed replays identically: lived twice in one process, beside the other tests, it takes

@@ -101,13 +101,24 @@ extension NotificationFeature {
       state.server.listing != nil && !state.paging.hasMore && !state.paging.isLoading
     guard !everythingHeld, state.server.unreadNotHeld?.count != 0 else { return marked }
     let after = state.log.records.last?.id
-    let fetch = Effect<Action>.run { [client] send in
+    // Before what was saved is read, the server's copies would be shown without the saved
+    // changes on them: they are asked for once it is.
+    guard state.launch.arrived == nil else {
+      state.launch.arrived?.targetsOpened.append(TargetOpening(entity, after: after))
+      return marked
+    }
+    return .merge(marked, fetchUnread(entity, cursor: cursor, after: after))
+  }
+
+  /// Asks the server for the unread notifications about `entity`, opened at `cursor` after the
+  /// record `after`.
+  func fetchUnread(_ entity: Entity, cursor: ChangeCursor?, after: UUID?) -> Effect<Action> {
+    .run { [client] send in
       let unread = try await client.fetchUnread(entity)
       await send(.targetUnreadLoaded(entity, unread, cursor: cursor, after: after))
     } catch: { error, send in
       await send(.targetUnreadFailed(entity, UserFacingError(error)))
     }
-    return .merge(marked, fetch)
   }
 
   /// Holds the unread notifications about `entity` the server sent, and marks read those

@@ -405,9 +405,13 @@ extension NotificationFeature {
         Effect<Action>.send(.delegate(.presentBanner(push, $0)))
       }
     }
+    // The entities opened meanwhile: what the server has about them is asked for now, on top
+    // of what was saved (opened before any page, at no cursor).
+    let opened = arrived.targetsOpened.map { fetchUnread($0.entity, cursor: nil, after: $0.after) }
     return .merge(
       startListing(&state), state.isInForeground ? .merge(banners) : .none,
-      picked ? saveFilter(state) : .none, arrived.bannersToggled.isEmpty ? .none : saveMuted(state))
+      picked ? saveFilter(state) : .none, arrived.bannersToggled.isEmpty ? .none : saveMuted(state),
+      .merge(opened))
   }
 
   /// Saves the filter the person picked. Settings calls are applied in the order made, so the

@@ -169,15 +169,33 @@ public struct NotificationFeature: Reducer {
     public var unreadOnly: Bool?
     /// The types whose banners the person turned on (`true`) or off, if they did.
     public var bannersToggled: [NotificationType: Bool] = [:]
+    /// The entities the person opened (``Action/markTargetRead(_:)``), whose unread
+    /// notifications the server has beyond what is shown are asked for once what was saved is
+    /// read: asked for before, they would be shown, and marked read, without the person's
+    /// saved changes on them (a clear-all queued offline, say).
+    public var targetsOpened: [TargetOpening] = []
 
     public init(
       banners: [NotificationData] = [], filter: NotificationFilter? = nil, unreadOnly: Bool? = nil,
-      bannersToggled: [NotificationType: Bool] = [:]
+      bannersToggled: [NotificationType: Bool] = [:], targetsOpened: [TargetOpening] = []
     ) {
       self.banners = banners
       self.filter = filter
       self.unreadOnly = unreadOnly
       self.bannersToggled = bannersToggled
+      self.targetsOpened = targetsOpened
+    }
+  }
+
+  /// An entity the person opened, and the newest of their changes then: a change made after it
+  /// to a notification about the entity is newer than the opening, and kept.
+  public struct TargetOpening: Sendable, Equatable {
+    public var entity: Entity
+    public var after: UUID?
+
+    public init(_ entity: Entity, after: UUID?) {
+      self.entity = entity
+      self.after = after
     }
   }
 

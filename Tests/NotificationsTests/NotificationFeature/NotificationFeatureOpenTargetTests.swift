@@ -39,6 +39,37 @@ struct NotificationFeatureOpenTargetTests {
     return store
   }
 
+  /// Opened before the launch has read what was saved: what the server has about the entity
+  /// is asked for once it has, so a notification a saved clear-all deletes is neither shown
+  /// nor marked read (lifetime seed 13695547595122874237: it was shown, and a mark-all of it
+  /// queued, until the restore).
+  @Test func openedBeforeTheSavedLogIsReadAsksTheServerOnceItIs() async {
+    let loaded = TestContinuation<ChangeLog>()
+    let saved = ChangeLogStore(load: { try await loaded.value }, write: { _ in })
+    var queued = ChangeLog()
+    queued.record(.deleteAll(upTo: nil), id: UUID(100))
+    let first = TestContinuation<NotificationPage>()
+    let answer = TestContinuation<ChangeCursor?>()
+    let backend = Ported.Backend(
+      pages: [.held(first)], answers: [.held(answer)], unread: [Self.x1])
+    let store = Ported.makeStore(backend: backend, saved: saved)
+    await store.send(.onAppear) { $0.launch = .restoring() }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.launch.arrived?.targetsOpened = [Feature.TargetOpening(.contact("c1"), after: nil)]
+    }
+    for _ in 0..<20 { await Task.yield() }
+    #expect(backend.unreadAsked.withLock { $0 }.isEmpty)
+    loaded.resume(returning: queued)
+    store.exhaustivity = .off
+    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1], cursor: nil, after: nil))
+    #expect(backend.unreadAsked.withLock { $0 } == [.contact("c1")])
+    #expect(store.state.shown.isEmpty)
+    #expect(store.state.log.records.map(\.intent) == [.deleteAll(upTo: nil)])
+    #expect(backend.sentIntents == [.deleteAll(upTo: nil)])
+    await Ported.leave(store)
+    await store.skipInFlightEffects()
+  }
+
   /// The server's total counts no unread notification beyond those shown: nothing is fetched.
   @Test func noFetchWhenTheServerHasNoUnreadNotificationNotHeld() async {
     let page = Self.page(unreadTotal: 2)
