@@ -190,6 +190,57 @@ struct ChangeLogStoreTests {
     #expect(try await store.load() == log)
   }
 
+  /// Writes waiting together are applied in one transaction (one disk sync), each call's all
+  /// or none: the call whose writes the database refuses fails alone.
+  @Test func callsAppliedInOneTransactionAreEachAllOrNone() throws {
+    let place = Place(.inbox)
+    defer { place.remove() }
+    let database = try InboxDatabase(url: place.url)
+    let db = try SQLiteConnection(path: place.url.path)
+    try db.execute(
+      """
+      CREATE TRIGGER refuse_poison BEFORE INSERT ON unlisted_notifications WHEN NEW.id = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;
+      """)
+    let record = { (n: UInt64) in ChangeRecord(id: UUID(n), intent: .markAsRead("n\(n)")) }
+    let errors = try database.write([
+      ([.saveRecord(record(1))], "local"),
+      ([.saveRecord(record(2)), .saveUnlisted(Self.push("poison", at: 1), received: nil)], "local"),
+      ([.saveRecord(record(3))], "local"),
+    ])
+    #expect(errors.map { $0 == nil } == [true, false, true])
+    #expect(try database.changeLog(scope: "local").records.ids == [UUID(1), UUID(3)])
+  }
+
+  /// Through the store: writes called one after another without waiting, one refused, are
+  /// applied in the order called, and only the refused call fails.
+  @Test @MainActor func aRefusedWriteAmongWaitingOnesFailsAlone() async throws {
+    let place = Place(.inbox)
+    defer { place.remove() }
+    let store = place.store()
+    _ = try await store.load()
+    let db = try SQLiteConnection(path: place.url.path)
+    try db.execute(
+      """
+      CREATE TRIGGER refuse_poison BEFORE INSERT ON unlisted_notifications WHEN NEW.id = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;
+      """)
+    let calls: [[ChangeLog.Write]] = (1...30).map { n in
+      let record = ChangeRecord(id: UUID(UInt64(n)), intent: .markAsRead("n\(n)"))
+      return n % 10 == 5
+        ? [.saveRecord(record), .saveUnlisted(Self.push("poison", at: 1), received: nil)]
+        : [.saveRecord(record)]
+    }
+    let tasks = calls.map { writes in Task.immediate { try await store.write(writes) } }
+    var failed: [Int] = []
+    for (index, task) in tasks.enumerated() {
+      do { try await task.value } catch { failed.append(index + 1) }
+    }
+    #expect(failed == [5, 15, 25])
+    let kept = (1...30).filter { $0 % 10 != 5 }.map { UUID(UInt64($0)) }
+    #expect(try await store.load().records.ids == kept)
+  }
+
   @Test func anInboxOfInbox3GainsTheLogsTablesAndNothingElseChanges() async throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }

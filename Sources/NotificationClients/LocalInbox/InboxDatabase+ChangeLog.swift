@@ -51,39 +51,71 @@ extension InboxDatabase {
   /// when one fails.
   package func write(_ writes: [ChangeLog.Write], scope: String) throws {
     guard !writes.isEmpty else { return }
+    try writing { db in try Self.apply(writes, scope: scope, in: db) }
+  }
+
+  /// Applies several calls' writes, in order, in one transaction, so that they share one
+  /// commit (one disk sync): each call's writes in a savepoint of its own, all of them or none,
+  /// whatever the others do.
+  ///
+  /// - Returns: Each call's error, in order; `nil` for a call whose writes were applied.
+  /// - Throws: When the transaction itself fails: then no call's writes were applied.
+  package func write(
+    _ calls: [(writes: [ChangeLog.Write], scope: String)]
+  ) throws -> [(any Error)?] {
     try writing { db in
-      let encoder = JSONEncoder()
-      for write in writes {
-        switch write {
-        case .saveRecord(let record):
-          try db.execute(
-            """
-            INSERT INTO change_records (scope, id, json) VALUES (?, ?, ?)
-            ON CONFLICT (scope, id) DO UPDATE SET json = excluded.json
-            """,
-            [.text(scope), .text(record.id.uuidString), .blob(try encoder.encode(record))])
-        case .removeRecord(let id):
-          try db.execute(
-            "DELETE FROM change_records WHERE scope = ? AND id = ?",
-            [.text(scope), .text(id.uuidString)])
-        case .saveUnlisted(let notification, let received):
-          try db.execute(
-            """
-            INSERT INTO unlisted_notifications (scope, id, json, timestamp, received)
-            VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (scope, id) DO UPDATE SET json = excluded.json,
-              timestamp = excluded.timestamp, received = excluded.received
-            """,
-            [
-              .text(scope), .text(notification.id), .blob(try encoder.encode(notification)),
-              .real(notification.timestamp.timeIntervalSinceReferenceDate),
-              .init(received?.timeIntervalSinceReferenceDate),
-            ])
-        case .removeUnlisted(let id):
-          try db.execute(
-            "DELETE FROM unlisted_notifications WHERE scope = ? AND id = ?",
-            [.text(scope), .text(id)])
+      var errors: [(any Error)?] = []
+      errors.reserveCapacity(calls.count)
+      for call in calls {
+        try db.execute("SAVEPOINT change_log_write")
+        do {
+          try Self.apply(call.writes, scope: call.scope, in: db)
+          try db.execute("RELEASE change_log_write")
+          errors.append(nil)
+        } catch {
+          try db.execute("ROLLBACK TO change_log_write")
+          try db.execute("RELEASE change_log_write")
+          errors.append(Self.inboxError(error, path: url.path))
         }
+      }
+      return errors
+    }
+  }
+
+  private static func apply(
+    _ writes: [ChangeLog.Write], scope: String, in db: SQLiteConnection
+  ) throws {
+    let encoder = JSONEncoder()
+    for write in writes {
+      switch write {
+      case .saveRecord(let record):
+        try db.execute(
+          """
+          INSERT INTO change_records (scope, id, json) VALUES (?, ?, ?)
+          ON CONFLICT (scope, id) DO UPDATE SET json = excluded.json
+          """,
+          [.text(scope), .text(record.id.uuidString), .blob(try encoder.encode(record))])
+      case .removeRecord(let id):
+        try db.execute(
+          "DELETE FROM change_records WHERE scope = ? AND id = ?",
+          [.text(scope), .text(id.uuidString)])
+      case .saveUnlisted(let notification, let received):
+        try db.execute(
+          """
+          INSERT INTO unlisted_notifications (scope, id, json, timestamp, received)
+          VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (scope, id) DO UPDATE SET json = excluded.json,
+            timestamp = excluded.timestamp, received = excluded.received
+          """,
+          [
+            .text(scope), .text(notification.id), .blob(try encoder.encode(notification)),
+            .real(notification.timestamp.timeIntervalSinceReferenceDate),
+            .init(received?.timeIntervalSinceReferenceDate),
+          ])
+      case .removeUnlisted(let id):
+        try db.execute(
+          "DELETE FROM unlisted_notifications WHERE scope = ? AND id = ?",
+          [.text(scope), .text(id)])
       }
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Loom
 import Notifications
 
 extension LocalInbox {
@@ -30,11 +31,36 @@ extension LocalInbox {
         }
       },
       write: { writes in
+        guard !writes.isEmpty else { return }
+        // Taken in the order of the calls, before the hop; applied by the first job of the
+        // actor to run, with every write called by then, in one commit.
+        let call = self.changeLogWrites.enqueue(writes, scope: scope)
         try await self.inCallOrder {
-          try self.withChangeLogDatabase { database in try database.write(writes, scope: scope) }
+          try self.applyChangeLogWrites()
+          try self.changeLogWrites.takeResult(of: call)
         }
       }
     )
+  }
+
+  /// Applies the change log writes called and not applied yet, in the order called, in one
+  /// transaction: a burst of writes (a mark-all's, a relaunch's queued changes, one per action
+  /// while the disk syncs the last) costs one disk sync, not one each. Each call's writes are
+  /// applied all or none, whatever the others'; a call learns its own result.
+  private func applyChangeLogWrites() throws {
+    let calls = changeLogWrites.takeCalls()
+    guard !calls.isEmpty else { return }
+    do {
+      let errors = try withChangeLogDatabase { database in
+        try database.write(calls.map { ($0.writes, $0.scope) })
+      }
+      for (call, error) in zip(calls, errors) {
+        changeLogWrites.setResult(
+          error.map { .failure(UserFacingError(changeLogError: $0)) } ?? .success(()), of: call)
+      }
+    } catch {
+      for call in calls { changeLogWrites.setResult(.failure(error), of: call) }
+    }
   }
 
   /// Runs `body` with the database, its errors as the feature shows them.
@@ -50,5 +76,63 @@ extension LocalInbox {
     } catch {
       throw UserFacingError.operationFailed(message: "\(error)")
     }
+  }
+}
+
+extension UserFacingError {
+  /// A change log call's error as the feature shows it.
+  init(changeLogError error: any Error) {
+    switch error {
+    case let error as UserFacingError: self = error
+    case let error as InboxError: self.init(error)
+    default: self = .operationFailed(message: "\(error)")
+    }
+  }
+}
+
+/// The change log writes called and not yet applied, in the order called, and the results of
+/// those applied that their callers have not taken yet.
+final class ChangeLogWrites: Sendable {
+  struct Call: Sendable {
+    let number: Int
+    let writes: [ChangeLog.Write]
+    let scope: String
+  }
+
+  private struct State {
+    var waiting: [Call] = []
+    var results: [Int: Result<Void, any Error>] = [:]
+    var next = 0
+  }
+
+  private let state = LockedState(State())
+
+  /// Takes a call's writes.
+  ///
+  /// - Returns: The call's number, to take its result with.
+  func enqueue(_ writes: [ChangeLog.Write], scope: String) -> Int {
+    state.withLock { state in
+      state.next += 1
+      state.waiting.append(Call(number: state.next, writes: writes, scope: scope))
+      return state.next
+    }
+  }
+
+  /// The calls waiting, oldest first, which are no longer waiting.
+  func takeCalls() -> [Call] {
+    state.withLock { state in
+      defer { state.waiting = [] }
+      return state.waiting
+    }
+  }
+
+  func setResult(_ result: Result<Void, any Error>, of call: Call) {
+    state.withLock { $0.results[call.number] = result }
+  }
+
+  /// The result of the call numbered `number`, once applied: thrown when it failed.
+  func takeResult(of number: Int) throws {
+    let result = state.withLock { $0.results.removeValue(forKey: number) }
+    try result?.get()
   }
 }

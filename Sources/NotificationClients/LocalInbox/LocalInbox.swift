@@ -37,6 +37,8 @@ public final class LocalInbox: Sendable {
   /// The change log stores' database work, one call at a time in the order called (see
   /// ``inCallOrder(_:)``).
   private let changeLogWork = ChangeLogWork()
+  /// The change log writes waiting for ``changeLogWork`` to apply them together.
+  let changeLogWrites = ChangeLogWrites()
 
   /// Creates an inbox over the database at `url` (opened on first use). The live stream
   /// notices other processes' changes by checking the database every `pollInterval` on `clock`.
