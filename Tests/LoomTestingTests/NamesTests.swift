@@ -8,15 +8,6 @@ import Testing
 /// reducer's stores.
 @MainActor
 struct NamesTests {
-  struct Counter: Reducer {
-    struct State: Equatable { var count = 0 }
-    enum Action: Sendable, Equatable { case increment }
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-      state.count += 1
-      return .none
-    }
-  }
-
   @Test func sourceLocationIsSwiftTestingsAndCodeLocationIsLooms() {
     let testing: SourceLocation = #_sourceLocation
     let loom = CodeLocation()

@@ -170,13 +170,7 @@ struct ChangeLogStoreTests {
     defer { place.remove() }
     let store = place.store()
     _ = try await store.load()
-    // Another connection makes the database refuse one notification.
-    let db = try SQLiteConnection(path: place.url.path)
-    try db.execute(
-      """
-      CREATE TRIGGER refuse_poison BEFORE INSERT ON unlisted_notifications WHEN NEW.id = 'poison'
-      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;
-      """)
+    let db = try Self.refusePoison(in: place)
     var log = ChangeLog()
     log.record(.markAsRead("n1"), id: UUID(1))
     log.receive(Self.push("p1", at: 1), at: Self.start)
@@ -196,12 +190,7 @@ struct ChangeLogStoreTests {
     let place = Place(.inbox)
     defer { place.remove() }
     let database = try InboxDatabase(url: place.url)
-    let db = try SQLiteConnection(path: place.url.path)
-    try db.execute(
-      """
-      CREATE TRIGGER refuse_poison BEFORE INSERT ON unlisted_notifications WHEN NEW.id = 'poison'
-      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;
-      """)
+    try Self.refusePoison(in: place)
     let record = { (n: UInt64) in ChangeRecord(id: UUID(n), intent: .markAsRead("n\(n)")) }
     let errors = try database.write([
       ([.saveRecord(record(1))], "local"),
@@ -219,12 +208,7 @@ struct ChangeLogStoreTests {
     defer { place.remove() }
     let store = place.store()
     _ = try await store.load()
-    let db = try SQLiteConnection(path: place.url.path)
-    try db.execute(
-      """
-      CREATE TRIGGER refuse_poison BEFORE INSERT ON unlisted_notifications WHEN NEW.id = 'poison'
-      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;
-      """)
+    try Self.refusePoison(in: place)
     let calls: [[ChangeLog.Write]] = (1...30).map { n in
       let record = ChangeRecord(id: UUID(UInt64(n)), intent: .markAsRead("n\(n)"))
       return n % 10 == 5
@@ -332,6 +316,19 @@ struct ChangeLogStoreTests {
   }
 
   // MARK: Support
+
+  /// Makes the database of `place`, through a connection of its own, refuse to save the
+  /// notification `poison`; drop the trigger `refuse_poison` on the connection to undo it.
+  @discardableResult
+  static func refusePoison(in place: Place) throws -> SQLiteConnection {
+    let db = try SQLiteConnection(path: place.url.path)
+    try db.execute(
+      """
+      CREATE TRIGGER refuse_poison BEFORE INSERT ON unlisted_notifications WHEN NEW.id = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poisoned'); END;
+      """)
+    return db
+  }
 
   static func push(_ id: String, at seconds: Double) -> NotificationData {
     NotificationData(

@@ -56,12 +56,7 @@ struct NotificationFeatureLifecycleTests {
   ) async -> Ported.Store {
     let store = Ported.makeStore(
       backend: backend, clock: clock, client: streams.client(over: backend))
-    await store.send(.onAppear) { $0.launch = .restoring() }
-    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
-      $0.launch = .ready
-      $0.paging.isLoading = true
-      $0.preferences.authorization = .denied
-    }
+    await Ported.appearWithNothingSaved(store)
     await Ported.receiveFirstPage(Self.page, in: store)
     return store
   }

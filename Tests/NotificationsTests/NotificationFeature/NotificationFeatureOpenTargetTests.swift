@@ -95,12 +95,7 @@ struct NotificationFeatureOpenTargetTests {
     let backend = Ported.Backend(
       pages: [.held(first)], answers: [.at(7)], unreadAnswers: [.unread([Self.x1])])
     let store = Ported.makeStore(backend: backend)
-    await store.send(.onAppear) { $0.launch = .restoring() }
-    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
-      $0.launch = .ready
-      $0.paging.isLoading = true
-      $0.preferences.authorization = .denied
-    }
+    await Ported.appearWithNothingSaved(store)
     await store.send(.markTargetRead(.contact("c1")))
     await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1], cursor: nil, after: nil)) {
       $0.server.fetched(Self.x1)

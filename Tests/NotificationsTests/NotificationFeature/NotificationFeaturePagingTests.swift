@@ -101,12 +101,7 @@ struct NotificationFeaturePagingTests {
     let backend = Ported.Backend(
       pages: [.held(launchPage), .page(refreshed)], answers: [.at(58)])
     let store = Ported.makeStore(backend: backend)
-    await store.send(.onAppear) { $0.launch = .restoring() }
-    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
-      $0.launch = .ready
-      $0.paging.isLoading = true
-      $0.preferences.authorization = .denied
-    }
+    await Ported.appearWithNothingSaved(store)
     await store.send(.markAllAsRead) {
       $0.log.record(.markAllAsRead(nil), id: UUID(0))
       $0.log.markSending(UUID(0))
@@ -147,12 +142,7 @@ struct NotificationFeaturePagingTests {
     let first = TestContinuation<NotificationPage>()
     let backend = Ported.Backend(pages: [.held(first)])
     let store = store(backend, cached: cached)
-    await store.send(.onAppear) { $0.launch = .restoring() }
-    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
-      $0.launch = .ready
-      $0.paging.isLoading = true
-      $0.preferences.authorization = .denied
-    }
+    await Ported.appearWithNothingSaved(store)
     let stale = NotificationPage(items: [Self.n1, Self.n2], hasMore: true, unreadTotal: 5, changeCursor: 3)
     cached.resume(returning: stale)
     await store.receive(.cachedPageLoaded(stale)) {

@@ -156,12 +156,7 @@ struct NotificationFeatureSyncTests {
     client: NotificationClient? = nil
   ) async -> TestStore<Feature.State, Feature.Action> {
     let store = makeStore(backend: backend, saved: .inMemory(), settings: settings, client: client)
-    await store.send(.onAppear) { $0.launch = .restoring() }
-    await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
-      $0.launch = .ready
-      $0.paging.isLoading = true
-      $0.preferences.authorization = .denied
-    }
+    await Ported.appearWithNothingSaved(store)
     await store.receive(.pageLoaded(page, first: true)) {
       $0.paging.isLoading = false
       $0.server.replace(with: page)

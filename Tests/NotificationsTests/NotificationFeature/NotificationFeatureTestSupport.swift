@@ -202,16 +202,22 @@ enum Ported {
     return store
   }
 
-  /// Launches `store`, with nothing saved, up to its first page, `page`, and the live stream's
-  /// opening.
+  /// `store` appears, with nothing saved: the launch reads that, and asks for the first page.
   @MainActor
-  static func launch(_ store: Store, listing page: NotificationPage) async {
+  static func appearWithNothingSaved(_ store: Store) async {
     await store.send(.onAppear) { $0.launch = .restoring() }
     await store.receive(.restored(Feature.Saved(log: ChangeLog(), authorization: .denied))) {
       $0.launch = .ready
       $0.paging.isLoading = true
       $0.preferences.authorization = .denied
     }
+  }
+
+  /// Launches `store`, with nothing saved, up to its first page, `page`, and the live stream's
+  /// opening.
+  @MainActor
+  static func launch(_ store: Store, listing page: NotificationPage) async {
+    await appearWithNothingSaved(store)
     await receiveFirstPage(page, in: store)
     let unread = store.state.unreadCount
     await store.receive(.updatesConnected) { $0.connection = .live }
