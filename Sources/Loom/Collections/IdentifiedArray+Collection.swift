@@ -16,7 +16,9 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// - Important: An element's id must not change. Writing an element whose id is not the one
   ///   at `position` is reported as a runtime issue, as through ``subscript(id:)``: the
   ///   element takes the place under its own id, or, if another element already has that id,
-  ///   the write is ignored.
+  ///   the write is ignored. So a slice cannot be permuted in place (`rows[1...].reverse()`
+  ///   writes one element at a time, and would repeat an id on the way): each such write is
+  ///   reported and ignored. Permute the whole array, or build the new order.
   ///
   /// - Complexity: O(1).
   @inlinable

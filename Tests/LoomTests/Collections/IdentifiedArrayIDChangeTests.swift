@@ -98,6 +98,16 @@ struct IdentifiedArrayIDChangeTests {
       ])
   }
 
+  /// A slice is edited through the array's positions one element at a time, so permuting it
+  /// in place would repeat an id on the way: each such write is reported and ignored, and
+  /// the array stays as it was. (Permute the whole array, or build the new order.)
+  @Test func permutingASliceInPlaceIsReportedAndChangesNothing() {
+    let rows = write { $0[0...].reverse() }
+    #expect(rows.ids == [1, 2])
+    #expect(rows.checkInvariants())
+    #expect(!log.messages.value.isEmpty)
+  }
+
   @Test func writesThatKeepTheIDReportNothing() {
     let rows = write {
       $0[id: 1]?.name = "changed"
