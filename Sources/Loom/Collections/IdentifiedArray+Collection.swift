@@ -45,15 +45,15 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   }
 
   /// Calls `body` with the elements' storage, then indexes them again: how `sort()`,
-  /// `reverse()` and `shuffle()` run in place. Should `body` change an id to one another
-  /// element has, the later element is dropped and the change reported (see
-  /// ``subscript(position:)``).
+  /// `reverse()` and `shuffle()` run in place. Should `body` leave an id on two elements, its
+  /// whole edit is undone and reported (see ``subscript(position:)``): the count never changes.
   ///
   /// - Complexity: O(*n*) besides `body`.
   public mutating func withContiguousMutableStorageIfAvailable<R>(
     _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R
   ) rethrows -> R? {
-    defer { reindexAll() }
+    let before = (elements: _elements, ids: _ids)
+    defer { reindexAll(orRestore: before) }
     return try _elements.withUnsafeMutableBufferPointer { buffer in try body(&buffer) }
   }
 }

@@ -377,8 +377,9 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   }
 
   /// Reads every element's id again after a write to the elements' storage and indexes the
-  /// ids that moved; where an id now repeats, the later element is dropped and reported.
-  mutating func reindexAll() {
+  /// ids that moved; where an id now repeats, the elements and ids go back to `before` and the
+  /// edit is reported.
+  mutating func reindexAll(orRestore before: (elements: [Element], ids: [ID])) {
     var changed = false
     for position in _elements.indices {
       let id = _idPath.id(_elements[position])
@@ -388,28 +389,22 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
       }
     }
     guard changed else { return }
-    _positions.removeAll(keepingCapacity: true)
-    var kept = 0
-    for position in _ids.indices {
-      let id = _ids[position]
-      guard _positions[id] == nil else {
+    var positions: [ID: Int] = [:]
+    positions.reserveCapacity(_ids.count)
+    for (position, id) in _ids.enumerated() {
+      if let first = positions.updateValue(position, forKey: id) {
         reportIssue(
           """
           An element with id \(id) was written at position \(position) of an IdentifiedArray, \
-          and another element already has id \(id). An element's id must not change: the \
-          later element was dropped.
+          and the element at position \(first) has id \(id) too. An element's id must not \
+          change: the edit was undone.
           """)
-        continue
+        _elements = before.elements
+        _ids = before.ids
+        return
       }
-      if kept != position {
-        _ids.swapAt(kept, position)
-        _elements.swapAt(kept, position)
-      }
-      _positions[id] = kept
-      kept += 1
     }
-    _ids.removeSubrange(kept...)
-    _elements.removeSubrange(kept...)
+    _positions = positions
   }
 
   /// Checks that ids, elements and positions agree. For tests.

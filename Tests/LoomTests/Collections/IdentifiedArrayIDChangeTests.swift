@@ -82,20 +82,33 @@ struct IdentifiedArrayIDChangeTests {
     #expect(log.messages.value.count == 1)
   }
 
-  @Test func repeatingAnIDInTheStorageDropsTheLaterElement() {
+  @Test func repeatingAnIDInTheStorageUndoesTheEdit() {
     let rows = write { rows in
-      _ = rows.withContiguousMutableStorageIfAvailable { $0[1].id = 1 }
+      _ = rows.withContiguousMutableStorageIfAvailable { buffer in
+        buffer[0].name = "changed"
+        buffer[1].id = 1
+      }
     }
-    #expect(rows.elements == [Item(id: 1, name: "a")])
+    #expect(rows.elements == [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
     #expect(rows.checkInvariants())
     #expect(
       log.messages.value == [
         """
-        An element with id 1 was written at position 1 of an IdentifiedArray, and another \
-        element already has id 1. An element's id must not change: the later element was \
-        dropped.
+        An element with id 1 was written at position 1 of an IdentifiedArray, and the element \
+        at position 0 has id 1 too. An element's id must not change: the edit was undone.
         """
       ])
+  }
+
+  /// Through a slice's storage too: the count never changes, so writing the slice back to the
+  /// array cannot go out of range.
+  @Test func repeatingAnIDInASlicesStorageUndoesTheEdit() {
+    let rows = write { rows in
+      _ = rows[0..<2].withContiguousMutableStorageIfAvailable { $0[1] = $0[0] }
+    }
+    #expect(rows.elements == [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
+    #expect(rows.checkInvariants())
+    #expect(!log.messages.value.isEmpty)
   }
 
   /// A slice is edited through the array's positions one element at a time, so permuting it
