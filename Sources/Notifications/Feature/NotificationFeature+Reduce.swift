@@ -406,8 +406,12 @@ extension NotificationFeature {
       }
     }
     // The entities opened meanwhile: what the server has about them is asked for now, on top
-    // of what was saved (opened before any page, at no cursor).
-    let opened = arrived.targetsOpened.map { fetchUnread($0.entity, cursor: nil, after: $0.after) }
+    // of what was saved (opened before any page, at no cursor). The saved records are older
+    // than the opening: one opened before this launch recorded anything comes after them.
+    let lastSaved = saved.log.records.last?.id
+    let opened = arrived.targetsOpened.map {
+      fetchUnread($0.entity, cursor: nil, after: $0.after ?? lastSaved)
+    }
     return .merge(
       startListing(&state), state.isInForeground ? .merge(banners) : .none,
       picked ? saveFilter(state) : .none, arrived.bannersToggled.isEmpty ? .none : saveMuted(state),

@@ -61,11 +61,37 @@ struct NotificationFeatureOpenTargetTests {
     #expect(backend.unreadAsked.withLock { $0 }.isEmpty)
     loaded.resume(returning: queued)
     store.exhaustivity = .off
-    await store.receive(.targetUnreadLoaded(.contact("c1"), [Self.x1], cursor: nil, after: nil))
+    await store.receive(
+      .targetUnreadLoaded(.contact("c1"), [Self.x1], cursor: nil, after: UUID(100)))
     #expect(backend.unreadAsked.withLock { $0 } == [.contact("c1")])
     #expect(store.state.shown.isEmpty)
     #expect(store.state.log.records.map(\.intent) == [.deleteAll(upTo: nil)])
     #expect(backend.sentIntents == [.deleteAll(upTo: nil)])
+    await Ported.leave(store)
+    await store.skipInFlightEffects()
+  }
+
+  /// The saved changes are older than an opening made while they are read: an earlier
+  /// launch's "unread" of x1 does not keep x1 unread once the server's copy is fetched.
+  @Test func savedChangesAreOlderThanAnOpeningMadeWhileTheyAreRead() async {
+    let loaded = TestContinuation<ChangeLog>()
+    let saved = ChangeLogStore(load: { try await loaded.value }, write: { _ in })
+    var queued = ChangeLog()
+    queued.record(.markAsUnread("x1"), id: UUID(100))
+    let backend = Ported.Backend(
+      pages: [.held(TestContinuation<NotificationPage>())], answers: [.at(6), .at(7)],
+      unread: [Self.x1])
+    let store = Ported.makeStore(backend: backend, saved: saved)
+    await store.send(.onAppear) { $0.launch = .restoring() }
+    await store.send(.markTargetRead(.contact("c1"))) {
+      $0.launch.arrived?.targetsOpened = [Feature.TargetOpening(.contact("c1"), after: nil)]
+    }
+    loaded.resume(returning: queued)
+    store.exhaustivity = .off
+    await store.receive(
+      .targetUnreadLoaded(.contact("c1"), [Self.x1], cursor: nil, after: UUID(100)))
+    #expect(store.state.shown[id: "x1"]?.isRead == true)
+    #expect(store.state.log.records.contains { $0.intent == .markAllAsRead(["x1"]) })
     await Ported.leave(store)
     await store.skipInFlightEffects()
   }
