@@ -20,14 +20,21 @@ extension LocalInbox {
   ///   accounts (an offline cache of each, say), and a store reads and writes its scope's
   ///   alone. Any text that names the server and the account, the same at every launch.
   ///
-  /// The database work runs off the caller's executor, in the order of the calls: a write or a
-  /// load called before another is applied before it (see ``inCallOrder(_:)``). Errors reach the
-  /// caller as `UserFacingError.operationFailed` carrying the ``InboxError``'s description.
+  /// The database work runs off the caller's executor, in the order of the calls: a write
+  /// called before another is applied before it, and a load sees every write called before it
+  /// (see ``inCallOrder(_:)``). Writes waiting together share one commit, each call's all or
+  /// none; a load may also see writes called after it, applied with the earlier ones. Errors
+  /// reach the caller as `UserFacingError.operationFailed` carrying the ``InboxError``'s
+  /// description.
   public func changeLogStore(scope: String) -> ChangeLogStore {
     ChangeLogStore(
       load: {
         try await self.inCallOrder {
-          try self.withChangeLogDatabase { database in try database.changeLog(scope: scope) }
+          // The writes called before it, whichever job of the actor comes first.
+          try self.applyChangeLogWrites()
+          return try self.withChangeLogDatabase { database in
+            try database.changeLog(scope: scope)
+          }
         }
       },
       write: { writes in
