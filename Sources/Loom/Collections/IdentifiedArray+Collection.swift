@@ -46,7 +46,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
 
   /// Calls `body` with the elements' storage, then indexes them again: how `sort()`,
   /// `reverse()` and `shuffle()` run in place. Should `body` leave an id on two elements, its
-  /// whole edit is undone and reported (see ``subscript(position:)``): the count never changes.
+  /// whole edit is undone and reported (see the positional subscript): the count never changes.
   ///
   /// - Complexity: O(*n*) besides `body`.
   public mutating func withContiguousMutableStorageIfAvailable<R>(
