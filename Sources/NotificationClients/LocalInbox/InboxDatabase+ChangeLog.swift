@@ -47,13 +47,6 @@ extension InboxDatabase {
     }
   }
 
-  /// Writes to the change log of `scope`, in order, in one transaction: all of them, or none
-  /// when one fails.
-  package func write(_ writes: [ChangeLog.Write], scope: String) throws {
-    guard !writes.isEmpty else { return }
-    try writing { db in try Self.apply(writes, scope: scope, in: db) }
-  }
-
   /// Applies several calls' writes, in order, in one transaction, so that they share one
   /// commit (one disk sync): each call's writes in a savepoint of its own, all of them or none,
   /// whatever the others do.

@@ -31,7 +31,7 @@ extension LocalInbox {
       load: {
         try await self.inCallOrder {
           // The writes called before it, whichever job of the actor comes first.
-          try self.applyChangeLogWrites()
+          self.applyChangeLogWrites()
           return try self.withChangeLogDatabase { database in
             try database.changeLog(scope: scope)
           }
@@ -43,7 +43,7 @@ extension LocalInbox {
         // actor to run, with every write called by then, in one commit.
         let call = self.changeLogWrites.enqueue(writes, scope: scope)
         try await self.inCallOrder {
-          try self.applyChangeLogWrites()
+          self.applyChangeLogWrites()
           try self.changeLogWrites.takeResult(of: call)
         }
       }
@@ -54,7 +54,7 @@ extension LocalInbox {
   /// transaction: a burst of writes (a mark-all's, a relaunch's queued changes, one per action
   /// while the disk syncs the last) costs one disk sync, not one each. Each call's writes are
   /// applied all or none, whatever the others'; a call learns its own result.
-  private func applyChangeLogWrites() throws {
+  private func applyChangeLogWrites() {
     let calls = changeLogWrites.takeCalls()
     guard !calls.isEmpty else { return }
     do {
@@ -76,12 +76,8 @@ extension LocalInbox {
   {
     do {
       return try cacheDatabase(body)
-    } catch let error as UserFacingError {
-      throw error
-    } catch let error as InboxError {
-      throw UserFacingError(error)
     } catch {
-      throw UserFacingError.operationFailed(message: "\(error)")
+      throw UserFacingError(changeLogError: error)
     }
   }
 }

@@ -557,12 +557,11 @@ extension NotificationFeature {
   func save(
     _ writes: [ChangeLog.Write], thenSend requests: [(id: UUID, request: ChangeRequest)]
   ) -> Effect<Action> {
-    let sends = requests.map { id, request in
-      Effect<Action>.run { [client] send in await Self.sendChange(id, request, to: client, send) }
-    }
-    guard !writes.isEmpty else { return .merge(sends) }
-    guard requests.count == 1, let (id, request) = requests.first else {
-      return .merge([save(writes)] + sends)
+    guard !writes.isEmpty, requests.count == 1, let (id, request) = requests.first else {
+      let sends = requests.map { id, request in
+        Effect<Action>.run { [client] send in await Self.sendChange(id, request, to: client, send) }
+      }
+      return .merge((writes.isEmpty ? [] : [save(writes)]) + sends)
     }
     return .run { [client, changeLogStore] send in
       do {
