@@ -142,6 +142,29 @@ struct ChangeLogStoreTests {
     #expect(loaded.unlisted.isEmpty)
   }
 
+  /// A replacement takes the record's place when the store holds it, and writes nothing when
+  /// it does not: an answer saved after the record's removal does not bring it back.
+  @Test(arguments: Place.Kind.allCases)
+  func aReplacementChangesOnlyARecordTheStoreHolds(kind: Place.Kind) async throws {
+    let place = Place(kind)
+    defer { place.remove() }
+    let store = place.store(process: 0)
+    let first = ChangeRecord(id: UUID(1), intent: .markAsRead("n1"))
+    let second = ChangeRecord(id: UUID(2), intent: .markAsRead("n2"))
+    try await store.write([.saveRecord(first), .saveRecord(second)])
+    var answered = first
+    answered.status = .acknowledged(4)
+    var gone = ChangeRecord(id: UUID(3), intent: .delete("n3"))
+    gone.status = .acknowledged(5)
+    try await store.write([.replaceRecord(answered), .replaceRecord(gone)])
+    #expect(try await store.load().records.elements == [answered, second])
+    try await store.write([.removeRecord(id: UUID(2))])
+    var late = second
+    late.status = .acknowledged(6)
+    try await store.write([.replaceRecord(late)])
+    #expect(try await store.load().records.elements == [answered])
+  }
+
   @Test func scopesDoNotSeeEachOther() async throws {
     let place = Place(.inbox)
     defer { place.remove() }

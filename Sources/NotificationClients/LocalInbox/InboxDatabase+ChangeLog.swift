@@ -92,6 +92,10 @@ extension InboxDatabase {
         try db.execute(
           "DELETE FROM change_records WHERE scope = ? AND id = ?",
           [.text(scope), .text(id.uuidString)])
+      case .replaceRecord(let record):
+        try db.execute(
+          "UPDATE change_records SET json = ? WHERE scope = ? AND id = ?",
+          [.blob(try encoder.encode(record)), .text(scope), .text(record.id.uuidString)])
       case .saveUnlisted(let notification, let received):
         try db.execute(
           """

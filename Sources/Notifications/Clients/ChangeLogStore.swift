@@ -83,6 +83,8 @@ public struct ChangeLogStore: Sendable {
         switch write {
         case .saveRecord(let record): records.updateOrAppend(record)
         case .removeRecord(let id): records.remove(id: id)
+        case .replaceRecord(let record):
+          if let position = records.index(id: record.id) { records[position] = record }
         case .saveUnlisted(let notification, let received):
           unlisted[notification.id] = (notification, received)
         case .removeUnlisted(let id): unlisted[id] = nil

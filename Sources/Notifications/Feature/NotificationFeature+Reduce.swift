@@ -188,7 +188,10 @@ extension NotificationFeature {
       return record(.deleteAll(upTo: state.shown.first.map(FeedPosition.init)), in: &state)
 
     case .changeAnswered(let id, let cursor):
-      guard let record = state.log.acknowledge(id, at: cursor) else { return .none }
+      // The effect that sent the record saved it acknowledged (`sendChange`).
+      guard let record = state.log.acknowledge(id, at: cursor, isSaved: true) else {
+        return .none
+      }
       // The answer is the server's word at its cursor: a deletion there holds against a page
       // or an event made before it (rule 2), though nothing held shows it yet.
       if case .delete(let deleted) = record.intent, let cursor {
@@ -535,18 +538,17 @@ extension NotificationFeature {
 
   /// Marks sending the records whose turn has come, once the launch has read the saved log (an
   /// older saved record of the same notification goes first), and returns them.
-  func sendReady(_ state: inout State) -> [(id: UUID, request: ChangeRequest)] {
+  func sendReady(_ state: inout State) -> [ChangeRecord] {
     guard state.launch == .ready else { return [] }
     let ready = state.log.recordsReadyToSend
     guard !ready.isEmpty else { return [] }
-    var requests: [(id: UUID, request: ChangeRequest)] = []
-    requests.reserveCapacity(ready.count)
+    var records: [ChangeRecord] = []
+    records.reserveCapacity(ready.count)
     for id in ready {
-      guard let request = state.log[id]?.request else { continue }
       state.log.markSending(id)
-      requests.append((id, request))
+      if let record = state.log[id] { records.append(record) }
     }
-    return requests
+    return records
   }
 
   /// Writes an action's rows of the log, in one transaction, and sends the records whose turn
@@ -554,12 +556,12 @@ extension NotificationFeature {
   /// one effect: an action of the person costs one task, not two. A write that fails is
   /// reported (`saveFailed`) and the record sent all the same; several records are sent each in
   /// a task of its own, beside the write.
-  func save(
-    _ writes: [ChangeLog.Write], thenSend requests: [(id: UUID, request: ChangeRequest)]
-  ) -> Effect<Action> {
-    guard !writes.isEmpty, requests.count == 1, let (id, request) = requests.first else {
-      let sends = requests.map { id, request in
-        Effect<Action>.run { [client] send in await Self.sendChange(id, request, to: client, send) }
+  func save(_ writes: [ChangeLog.Write], thenSend records: [ChangeRecord]) -> Effect<Action> {
+    guard !writes.isEmpty, records.count == 1, let record = records.first else {
+      let sends = records.map { record in
+        Effect<Action>.run { [client, changeLogStore] send in
+          await Self.sendChange(record, to: client, savingIn: changeLogStore, send)
+        }
       }
       return .merge((writes.isEmpty ? [] : [save(writes)]) + sends)
     }
@@ -569,28 +571,48 @@ extension NotificationFeature {
       } catch {
         await send(.saveFailed(UserFacingError(error)))
       }
-      await Self.sendChange(id, request, to: client, send)
+      await Self.sendChange(record, to: client, savingIn: changeLogStore, send)
     }
   }
 
-  /// Sends one record to the server and the answer to the store.
+  /// Sends one record to the server, saves the server's answer to it (the record acknowledged
+  /// at the answer's cursor) and sends the answer to the store. The answer's row is written
+  /// here, by the task that has it, rather than by an effect of its own: an answer costs no
+  /// task. Its write is called after the record's own row (written before the record is sent)
+  /// and only replaces a row the store still holds (``ChangeLog/Write/replaceRecord(_:)``), so
+  /// it never brings back a record the log let go of meanwhile. A write that fails is reported
+  /// (`saveFailed`); the store then holds the record unanswered, and a relaunch sends it again
+  /// with its id, which the server applies once.
   @MainActor private static func sendChange(
-    _ id: UUID, _ request: ChangeRequest, to client: NotificationClient, _ send: Send<Action>
+    _ record: ChangeRecord, to client: NotificationClient, savingIn store: ChangeLogStore,
+    _ send: Send<Action>
   ) async {
+    let cursor: ChangeCursor?
     do {
-      await send(.changeAnswered(id, try await client.apply(request)))
+      cursor = try await client.apply(record.request)
     } catch let deleted as DeletedNotificationError {
       // The server deleted the notification first (another device did): that holds, at its
       // cursor, and a delete of it did what the person asked.
       await send(.deletedOnServer(id: deleted.id, at: deleted.cursor))
-      if case .delete = request.intent {
-        await send(.changeAnswered(id, deleted.cursor))
-      } else {
-        await send(.changeFailed(id, .notFound))
+      guard case .delete = record.intent else {
+        await send(.changeFailed(record.id, .notFound))
+        return
       }
+      cursor = deleted.cursor
     } catch {
-      await send(.changeFailed(id, UserFacingError(error)))
+      await send(.changeFailed(record.id, UserFacingError(error)))
+      return
     }
+    if let cursor {
+      var answered = record
+      answered.status = .acknowledged(cursor)
+      do {
+        try await store.write([.replaceRecord(answered)])
+      } catch {
+        await send(.saveFailed(UserFacingError(error)))
+      }
+    }
+    await send(.changeAnswered(record.id, cursor))
   }
 
   /// The rows of the log that changed since `checkpoint`, or since `restored`, the log the

@@ -256,7 +256,8 @@ public struct NotificationFeature: Reducer {
     case markAllAsRead
     case delete(String)
     case clearAll
-    /// The server applied a change at a cursor (`nil`: it does not say).
+    /// The server applied a change at a cursor (`nil`: it does not say). The effect that sent
+    /// the change saved the record acknowledged at that cursor before sending this.
     case changeAnswered(UUID, ChangeCursor?)
     case changeFailed(UUID, UserFacingError)
     /// A push arrived: shown until the server lists it (or deletes it), saved meanwhile.

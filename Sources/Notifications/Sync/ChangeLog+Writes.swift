@@ -21,6 +21,11 @@ extension ChangeLog {
     case saveRecord(ChangeRecord)
     /// Removes the record with this id, if the store holds it.
     case removeRecord(id: UUID)
+    /// Replaces the record with its id, in its place, if the store holds it; writes nothing
+    /// otherwise. How the effect that sent a record saves the server's answer to it
+    /// (``ChangeRecord/Status/acknowledged(_:)``): a record the log let go of meanwhile, its
+    /// removal written, is not saved again.
+    case replaceRecord(ChangeRecord)
     /// Saves a push the server has not listed, with when the device received it, or a local
     /// notice (received `nil`), replacing the one with its id.
     case saveUnlisted(NotificationData, received: Date?)

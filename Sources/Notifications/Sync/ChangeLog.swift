@@ -236,13 +236,24 @@ public struct ChangeLog: Sendable, Hashable {
   /// cursor cannot order its answer against its pages, so the record leaves at once and is
   /// returned: the caller takes it as what the server now has.
   ///
+  /// - Parameter isSaved: Whether the store holds the record acknowledged already: the effect
+  ///   that sent it wrote ``Write/replaceRecord(_:)`` with the answer. The change is then not
+  ///   among the ``writes(since:)``.
   /// - Returns: The record, if it was in the log.
   @discardableResult
-  public mutating func acknowledge(_ id: UUID, at cursor: ChangeCursor?) -> ChangeRecord? {
-    guard let record = indexed[id] else { return nil }
+  public mutating func acknowledge(
+    _ id: UUID, at cursor: ChangeCursor?, isSaved: Bool = false
+  ) -> ChangeRecord? {
+    guard var record = indexed[id] else { return nil }
     guard let cursor else { return removeRecord(id: id) }
-    setStatus(.acknowledged(cursor), of: id)
-    return record
+    guard isSaved else {
+      setStatus(.acknowledged(cursor), of: id)
+      return record
+    }
+    let old = record
+    record.status = .acknowledged(cursor)
+    indexed.update(record)
+    return old
   }
 
   /// What became of a record whose attempt failed.

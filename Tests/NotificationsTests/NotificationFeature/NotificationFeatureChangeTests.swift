@@ -63,6 +63,33 @@ struct NotificationFeatureChangeTests {
     await Ported.leave(store)
   }
 
+  /// The server's answer is saved by the task that sent the change, before the answer reaches
+  /// the store, as a replacement of the record's row: the answer itself starts no write (no
+  /// task of its own), and a row the store no longer holds is not brought back.
+  @Test func theAnswerIsSavedByTheTaskThatSentTheChange() async {
+    let calls = LockedState<[[ChangeLog.Write]]>([])
+    let saved = ChangeLogStore(
+      load: { ChangeLog() }, write: { writes in calls.withLock { $0.append(writes) } })
+    let (store, _) = await Ported.launched(listing: Self.page, answers: [.at(6)], saved: saved)
+    await store.send(.markAsRead("n1")) {
+      $0.log.record(.markAsRead("n1"), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown[id: "n1"]?.isRead = true
+    }
+    await store.receive(.changeAnswered(UUID(0), 6)) {
+      $0.log.acknowledge(UUID(0), at: 6, isSaved: true)
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    await Ported.leave(store)
+    var answered = ChangeRecord(id: UUID(0), intent: .markAsRead("n1"))
+    answered.status = .acknowledged(6)
+    #expect(
+      calls.withLock { $0 } == [
+        [.saveRecord(ChangeRecord(id: UUID(0), intent: .markAsRead("n1")))],
+        [.replaceRecord(answered)],
+      ])
+  }
+
   /// A newer copy from the server (another field changed) while the read is on its way is
   /// shown with the read kept on it.
   @Test func aLiveUpdateWhileAChangeIsOnItsWayDoesNotUndoIt() async {

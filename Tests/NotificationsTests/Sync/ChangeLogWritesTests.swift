@@ -88,6 +88,8 @@ struct ChangeLogWritesTests {
       case .removeRecord(let id):
         removed.insert(id)
         return old[id] == nil
+      case .replaceRecord(let record):
+        return removed.contains(record.id) || old[record.id] == record
       case .saveUnlisted(let notification, let received):
         return old.unlisted[id: notification.id] == notification
           && old.received[notification.id] == received
