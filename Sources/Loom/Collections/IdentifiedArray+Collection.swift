@@ -1,6 +1,6 @@
 extension IdentifiedArray: RandomAccessCollection, MutableCollection {
-  public var startIndex: Int { 0 }
-  public var endIndex: Int { _elements.count }
+  @inlinable public var startIndex: Int { 0 }
+  @inlinable public var endIndex: Int { _elements.count }
 
   /// The element at `position`. Mutating through it changes the element in place, and the
   /// collection algorithms of the standard library that write through positions (`sort()`,

@@ -185,6 +185,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// - Returns: Whether it was inserted, and the position of the element with its id.
   /// - Complexity: O(1) amortized.
   @discardableResult
+  @inlinable
   public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
     let id = _idPath.id(element)
     if let position = _positions[id] { return (false, position) }
@@ -195,6 +196,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   }
 
   /// Appends each element whose id is not present yet.
+  @inlinable
   public mutating func append(contentsOf elements: some Sequence<Element>) {
     for element in elements { append(element) }
   }
@@ -204,6 +206,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// - Returns: Whether it was inserted, and the position of the element with its id.
   /// - Complexity: O(*n*).
   @discardableResult
+  @inlinable
   public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
     let id = _idPath.id(element)
     if let position = _positions[id] { return (false, position) }
@@ -219,6 +222,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// - Returns: The element that was replaced, if any.
   /// - Complexity: O(1) amortized.
   @discardableResult
+  @inlinable
   public mutating func updateOrAppend(_ element: Element) -> Element? {
     let id = _idPath.id(element)
     if let position = _positions[id] {
@@ -234,6 +238,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   ///
   /// - Complexity: O(*n*) for the positions after it; O(1) for the last element.
   @discardableResult
+  @inlinable
   public mutating func remove(id: ID) -> Element? {
     guard let position = _positions[id] else { return nil }
     return remove(at: position)
@@ -243,6 +248,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   ///
   /// - Complexity: O(*n*) for the positions after it; O(1) for the last element.
   @discardableResult
+  @inlinable
   public mutating func remove(at index: Int) -> Element {
     let id = _ids.remove(at: index)
     _positions.removeValue(forKey: id)
@@ -303,6 +309,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   }
 
   /// Removes every element.
+  @inlinable
   public mutating func removeAll() {
     _ids.removeAll()
     _elements.removeAll()
@@ -372,7 +379,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     IdentifiedArray(uncheckedUniqueElements: try _elements.filter(isIncluded), idPath: _idPath)
   }
 
-  private mutating func reindex(from start: Int) {
+  @usableFromInline
+  mutating func reindex(from start: Int) {
     for position in start..<_ids.count { _positions[_ids[position]] = position }
   }
 
