@@ -203,7 +203,9 @@ extension NotificationFeature {
       // it holds of the server is taken to be changed.
       if cursor == nil { state.server.assume(record.intent) }
       forgetSeen(&state, reflectedIn: record.intent.ids)
-      reshow(record, in: &state)
+      if !Self.isReplayedAsBefore(record, answeredAt: cursor, in: state) {
+        reshow(record, in: &state)
+      }
       return .none
 
     case .changeFailed(let id, let error):
@@ -520,6 +522,27 @@ extension NotificationFeature {
       state.log.serverListed(copies.lazy.map(\.id))
       forgetSeen(&state)
       state.reshowAll()
+    }
+  }
+
+  /// Whether what is shown stays as it is when `record` is acknowledged at `cursor`: a record
+  /// acknowledged at a cursor is replayed on the copies older than it, as an unanswered one is
+  /// on every copy (``ChangeLog/replaying(on:)``), so only a copy as new as the answer shows
+  /// it otherwise. A delete (a deletion at the cursor), a change to every notification (none
+  /// unread beyond what is held) and an answer without a cursor change the server's truth
+  /// itself.
+  ///
+  /// - Complexity: O(*k*) for the *k* notifications the record names.
+  static func isReplayedAsBefore(
+    _ record: ChangeRecord, answeredAt cursor: ChangeCursor?, in state: State
+  ) -> Bool {
+    guard let cursor, !record.touchesEverything else { return false }
+    if case .delete = record.intent { return false }
+    return record.intent.ids.allSatisfy { id in
+      guard let copy = state.server.notifications[id: id] ?? state.log.unlisted[id: id] else {
+        return false
+      }
+      return copy.version.map { $0 < cursor } ?? true
     }
   }
 

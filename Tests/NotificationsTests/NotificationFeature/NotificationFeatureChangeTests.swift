@@ -114,6 +114,36 @@ struct NotificationFeatureChangeTests {
     await Ported.leave(store)
   }
 
+  /// Another device's change newer than the person's, heard while the person's was on its way,
+  /// is shown once the person's is answered at an older cursor: the record is not replayed on
+  /// the newer copy any more.
+  @Test func anAnswerOlderThanTheCopyHeldShowsTheCopy() async {
+    let answer = TestContinuation<ChangeCursor?>()
+    let (store, _) = await launched([.held(answer)])
+    await store.send(.markAsRead("n1")) {
+      $0.log.record(.markAsRead("n1"), id: UUID(0))
+      $0.log.markSending(UUID(0))
+      $0.shown[id: "n1"]?.isRead = true
+    }
+    await store.receive(.delegate(.unreadCountChanged(1)))
+    // The server applied the read at 7; another device marked it unread again at 8.
+    let unreadAgain = Ported.unread(Self.n1, version: 8)
+    let event = NotificationEvent(.updated(unreadAgain), cursor: 8)
+    await store.send(.liveEvent(event)) {
+      $0.server.apply(event)
+      $0.shown[id: "n1"] = Ported.read(unreadAgain)
+    }
+    answer.resume(returning: 7)
+    await store.receive(.changeAnswered(UUID(0), 7)) {
+      $0.log.acknowledge(UUID(0), at: 7, isSaved: true)
+      $0.log.forget(reflectedIn: ["n1"]) { _ in unreadAgain }
+      $0.shown[id: "n1"] = unreadAgain
+    }
+    await store.receive(.delegate(.unreadCountChanged(2)))
+    #expect(store.state.shown[id: "n1"]?.isRead == false)
+    await Ported.leave(store)
+  }
+
   nonisolated static func intent(of action: Feature.Action) -> ChangeIntent? {
     switch action {
     case .markAsRead(let id): .markAsRead(id)
