@@ -38,6 +38,10 @@ extension ChangeLog {
   /// - Complexity: O(*c* log *c*) for the *c* rows changed since `checkpoint`.
   public func writes(since checkpoint: Checkpoint) -> [Write]? {
     guard journal.token === checkpoint.token else { return nil }
+    // Most actions change one row, or none: what follows, without the tables it needs for more.
+    guard journal.changes.count > 1 else {
+      return journal.changes.first.map(write(for:)).map { $0.map { [$0] } ?? [] } ?? []
+    }
     var firstRecords: [UUID: Journal.RecordChange] = [:]
     var recordOrder: [UUID] = []
     var firstUnlisted: [String: Journal.UnlistedChange] = [:]
@@ -85,6 +89,26 @@ extension ChangeLog {
     }
     writes += savedUnlisted.sorted { $0.position < $1.position }.map(\.write)
     return writes
+  }
+
+  /// The write of one change noted alone since the checkpoint, if it left a row changed.
+  private func write(for change: Journal.Change) -> Write? {
+    switch change {
+    case .record(let change):
+      guard let position = records.index(id: change.id) else {
+        return change.before == nil ? nil : .removeRecord(id: change.id)
+      }
+      return records[position] == change.before ? nil : .saveRecord(records[position])
+    case .unlisted(let change):
+      guard let position = unlisted.index(id: change.id) else {
+        return change.before == nil ? nil : .removeUnlisted(id: change.id)
+      }
+      let notification = unlisted[position]
+      guard notification != change.before || received[change.id] != change.received else {
+        return nil
+      }
+      return .saveUnlisted(notification, received: received[change.id])
+    }
   }
 
   // MARK: The changes the journal notes

@@ -64,9 +64,7 @@ struct IndexedRecords: Sendable {
     if record.touchesEverything {
       index.everything.append(record.id)
     } else {
-      for name in Set(record.intent.ids) {
-        index.byNotification[name, default: []].append(record.id)
-      }
+      Self.forEachName(of: record) { index.byNotification[$0, default: []].append(record.id) }
     }
     indexStatus(of: record)
     return true
@@ -117,7 +115,7 @@ struct IndexedRecords: Sendable {
       index.everything.removeAll { $0 == record.id }
       return
     }
-    for name in Set(record.intent.ids) {
+    Self.forEachName(of: record) { name in
       index.byNotification[name]?.removeAll { $0 == record.id }
       if index.byNotification[name]?.isEmpty ?? false { index.byNotification[name] = nil }
     }
@@ -137,7 +135,7 @@ struct IndexedRecords: Sendable {
     case .sending:
       index.open.remove(record.id)
       if record.touchesEverything { index.inFlightEverything -= 1 }
-      for name in record.intent.ids {
+      Self.forEachName(of: record) { name in
         let count = (index.inFlight[name] ?? 1) - 1
         index.inFlight[name] = count > 0 ? count : nil
       }
@@ -165,7 +163,7 @@ struct IndexedRecords: Sendable {
     case .sending:
       index.open.insert(record.id)
       if record.touchesEverything { index.inFlightEverything += 1 }
-      for name in record.intent.ids { index.inFlight[name, default: 0] += 1 }
+      forEachName(of: record) { index.inFlight[$0, default: 0] += 1 }
     case .awaitingListing:
       index.awaitingListing.insert(record.id)
     case .acknowledged(let cursor):
@@ -240,6 +238,12 @@ struct IndexedRecords: Sendable {
   ///   listing.
   var readyToSend: [UUID] {
     guard index.inFlightEverything == 0, !index.pending.isEmpty else { return [] }
+    if index.pending.count == 1, let id = index.pending.first {
+      guard let position = records.index(id: id), isReady(records[position], at: position) else {
+        return []
+      }
+      return [id]
+    }
     var ready: [(position: Int, id: UUID)] = []
     for id in index.pending {
       guard let position = records.index(id: id), isReady(records[position], at: position) else {
@@ -262,14 +266,32 @@ struct IndexedRecords: Sendable {
         id != record.id && records.index(id: id).map { $0 < position } ?? false
       }
     }
-    for name in Set(record.intent.ids) {
-      if index.inFlight[name] != nil { return false }
+    var isHeldBack = false
+    Self.forEachName(of: record) { name in
+      guard !isHeldBack else { return }
+      if index.inFlight[name] != nil {
+        isHeldBack = true
+        return
+      }
       for id in index.byNotification[name] ?? [] {
         if id == record.id { break }
-        if let other = records[id: id], !other.isAcknowledged { return false }
+        if let other = records[id: id], !other.isAcknowledged {
+          isHeldBack = true
+          return
+        }
       }
     }
-    return true
+    return !isHeldBack
+  }
+
+  /// Calls `body` with each notification the record names, once (no array made for the one a
+  /// single change names).
+  private static func forEachName(of record: ChangeRecord, _ body: (String) -> Void) {
+    switch record.intent {
+    case .markAsRead(let id), .markAsUnread(let id), .delete(let id): body(id)
+    case .markAllAsRead(let ids?): for id in Set(ids) { body(id) }
+    case .markAllAsRead(nil), .deleteAll: break
+    }
   }
 
   // MARK: Checking
@@ -300,9 +322,7 @@ struct IndexedRecords: Sendable {
       if record.touchesEverything {
         index.everything.append(record.id)
       } else {
-        for name in Set(record.intent.ids) {
-          index.byNotification[name, default: []].append(record.id)
-        }
+        forEachName(of: record) { index.byNotification[$0, default: []].append(record.id) }
       }
       indexStatus(of: record, in: &index)
     }
