@@ -59,12 +59,29 @@ public struct DependencyValues: Sendable {
 
   /// Values set explicitly for dependency keys, by the key type's identity.
   var storage: [ObjectIdentifier: any Sendable] = [:] {
-    didSet { isProcessDefault = false }
+    didSet { didChange() }
   }
 
   /// Default values resolved so far, shared by the copies of one set of dependencies.
   var cache = DependencyCache() {
-    didSet { isProcessDefault = false }
+    didSet { didChange() }
+  }
+
+  /// A number that names these values: copies share it, and every change gives a new one, so a
+  /// reader that resolved a dependency from values with this number may reuse what it read
+  /// (``Dependency`` does). What the shared ``cache`` resolves later does not change it: a
+  /// default, once resolved, stays.
+  @usableFromInline package private(set) var generation = DependencyValues.newGeneration()
+
+  private static let generations = Atomic<UInt64>(0)
+
+  private static func newGeneration() -> UInt64 {
+    generations.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+
+  private mutating func didChange() {
+    isProcessDefault = false
+    generation = Self.newGeneration()
   }
 
   /// Whether these are the untouched default dependencies of the process. A store whose
@@ -73,18 +90,20 @@ public struct DependencyValues: Sendable {
 
   /// Where runtime issues go. See ``IssueReporter``.
   public var issueReporter: IssueReporter = .standardError {
-    didSet { isProcessDefault = false }
+    didSet { didChange() }
   }
 
   /// The context dependencies are resolved in: which of a key's default values is used.
   public var context: DependencyContext = .live {
-    didSet { isProcessDefault = false }
+    didSet { didChange() }
   }
 
   /// Whether the values are being prepared (inside a `withDependencies` closure or a test
   /// store's overrides). Reading a dependency to change part of it then neither reports a
   /// missing test value nor caches the default.
-  package var isPreparing = false
+  package var isPreparing = false {
+    didSet { generation = Self.newGeneration() }
+  }
 
   /// Creates an empty set of dependencies in which every key resolves to its live value.
   public init() {}
@@ -155,7 +174,8 @@ final class DependencyCache: Sendable {
       }
     }
     return entries.withLock { entries in
-      if let entry = entries[id], entry.context == context, let existing = entry.value as? Key.Value {
+      if let entry = entries[id], entry.context == context, let existing = entry.value as? Key.Value
+      {
         return existing
       }
       entries[id] = Entry(context: context, value: value)

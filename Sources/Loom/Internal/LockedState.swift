@@ -5,11 +5,13 @@ import Foundation
 /// Loom uses this rather than `Synchronization.Mutex` because the thread sanitizer cannot see
 /// the synchronization inside `Mutex` on Linux (the standard library is not instrumented) and
 /// reports false data races, while it understands the `pthread` mutex under `NSLock`.
+@usableFromInline
 package final class LockedState<Value>: @unchecked Sendable {
   // Safe to share across threads: `value` is only ever read or written inside `withLock`, which
-  // holds `lock` for the whole access, so no two threads touch `value` at the same time.
-  private var value: Value
-  private let lock = NSLock()
+  // holds `lock` for the whole access, so no two threads touch `value` at the same time. (Both
+  // are `@usableFromInline` only so that `withLock` can be specialized where it is called.)
+  @usableFromInline var value: Value
+  @usableFromInline let lock = NSLock()
 
   /// Protects `value`.
   package init(_ value: Value) {
@@ -17,6 +19,7 @@ package final class LockedState<Value>: @unchecked Sendable {
   }
 
   /// Runs `body` with exclusive access to the value.
+  @inlinable
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }

@@ -1,0 +1,65 @@
+import Foundation
+import Loom
+import Testing
+
+/// A `@Dependency` keeps the value it last read, with the dependencies it read it from: read
+/// again from the same dependencies it costs a comparison, and read from changed ones (another
+/// store's, a test's override, any change) it is read anew.
+struct DependencyReadTests {
+  struct Reader: Sendable {
+    @Dependency(\.uuid) var uuid
+    @Dependency(\.date) var date
+  }
+
+  @Test func aReadFromChangedDependenciesReadsTheNewValue() {
+    let reader = Reader()
+    let first = withDependencies {
+      $0.uuid = .constant(UUID(1))
+    } operation: {
+      reader.uuid()
+    }
+    let second = withDependencies {
+      $0.uuid = .constant(UUID(2))
+    } operation: {
+      reader.uuid()
+    }
+    #expect([first, second] == [UUID(1), UUID(2)])
+  }
+
+  @Test func aChangeToAnotherDependencyOrToTheContextReadsAgainToo() {
+    let reader = Reader()
+    withDependencies {
+      $0.uuid = .constant(UUID(1))
+      $0.date = .constant(Date(timeIntervalSince1970: 1))
+    } operation: {
+      #expect(reader.uuid() == UUID(1))
+      withDependencies {
+        $0.date = .constant(Date(timeIntervalSince1970: 2))
+      } operation: {
+        #expect(reader.date.now == Date(timeIntervalSince1970: 2))
+        #expect(reader.uuid() == UUID(1))
+        withDependencies {
+          $0.uuid = .constant(UUID(3))
+        } operation: {
+          #expect(reader.uuid() == UUID(3))
+        }
+        #expect(reader.uuid() == UUID(1))
+      }
+    }
+  }
+
+  @Test func copiesOfTheReaderReadTheirCurrentDependencies() {
+    let readers = [Reader(), Reader()]
+    for (offset, reader) in readers.enumerated() {
+      for value in 1...3 {
+        let id = UUID(UInt64(offset * 10 + value))
+        let read = withDependencies {
+          $0.uuid = .constant(id)
+        } operation: {
+          reader.uuid()
+        }
+        #expect(read == id)
+      }
+    }
+  }
+}
