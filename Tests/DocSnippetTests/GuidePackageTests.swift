@@ -158,7 +158,11 @@ struct GuidePackage {
     guide: "Docs/ReducersAndComposition.md", folder: "Composition",
     files: [
       ("Sources/Composition/main.swift", ["README.md#tour-feature"]),
-      ("Sources/Composition/App.swift", ["app", "case-paths", "children"]),
+      ("Sources/Composition/App.swift", ["app", "case-paths", "children", "bindings"]),
+    ],
+    notInPackage: [
+      "bindings-test": "a test of the guide's feature; the package has no test target",
+      "bindings-store": "statements on a store of the feature, in the test beside it",
     ],
     products: ("Composition", ["Loom"]))
 

@@ -86,3 +86,60 @@ struct Row: Reducer {
   #expect(store.state.detail?.text == "hello")
   #expect(store.state.rows.map(\.isDone) == [false, true])
 }
+
+// snippet: bindings
+struct Settings: Reducer {
+  struct State: Equatable {
+    var displayName = ""
+    var notificationsOn = true
+    var hasChanges = false
+  }
+
+  enum Action: BindableAction, Equatable {
+    case binding(BindingAction<State>)
+    case saveTapped
+
+    var binding: BindingAction<State>? { if case .binding(let action) = self { action } else { nil } }
+  }
+
+  var body: some ReducerOf<Self> {
+    BindingReducer()
+    Reduce { state, action in
+      switch action {
+      case .binding(\.displayName), .binding(\.notificationsOn):
+        state.hasChanges = true
+        return .none
+      case .binding:
+        return .none
+      case .saveTapped:
+        state.hasChanges = false
+        return .none
+      }
+    }
+  }
+}
+// snippet: end
+
+// snippet: bindings-test
+@MainActor
+@Test func aFormFieldIsABindingAction() async {
+  let store = TestStore(initialState: Settings.State()) { Settings() }
+  await store.send(.binding(.set(\.displayName, "Ada"))) {
+    $0.displayName = "Ada"
+    $0.hasChanges = true
+  }
+  await store.send(.set(\.notificationsOn, false)) { $0.notificationsOn = false }
+  await store.send(.saveTapped) { $0.hasChanges = false }
+}
+// snippet: end
+
+@MainActor
+@Test func aStoreFieldWrittenSendsItsBindingAction() {
+  let store = Store(initialState: Settings.State()) { Settings() }
+  // snippet: bindings-store
+  store.displayName = "Ada"        // sends .binding(.set(\.displayName, "Ada"))
+  let name = store.displayName     // reads store.state.displayName
+  // snippet: end
+  #expect(name == "Ada")
+  #expect(store.state.hasChanges)
+}

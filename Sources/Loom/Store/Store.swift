@@ -19,6 +19,7 @@ import Observation
 /// another is being processed (from an observer, or by a `.send` effect) is queued, never
 /// processed re-entrantly. Releasing the last reference to a root store cancels its effects.
 @MainActor
+@dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let core: any StoreCore<State, Action>
   /// The send path, specialized for the root reducer in the module that created the store.
