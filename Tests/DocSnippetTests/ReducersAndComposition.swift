@@ -38,14 +38,10 @@ struct App: Reducer {
 // snippet: end
 
 // snippet: case-paths
-extension CasePath where Root == App.Action, Value == Counter.Action {
-  static var counter: Self { Self(App.Action.counter) { if case .counter(let a) = $0 { a } else { nil } } }
-}
-extension CasePath where Root == App.Action, Value == Detail.Action {
-  static var detail: Self { Self(App.Action.detail) { if case .detail(let a) = $0 { a } else { nil } } }
-}
-extension CasePath where Root == App.Action, Value == IdentifiedActionOf<Row> {
-  static var rows: Self { Self(App.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
+extension CasePath where Root == App.Action {
+  static var counter: CasePath<Root, Counter.Action> { .init(Root.counter) { if case .counter(let a) = $0 { a } else { nil } } }
+  static var detail: CasePath<Root, Detail.Action> { .init(Root.detail) { if case .detail(let a) = $0 { a } else { nil } } }
+  static var rows: CasePath<Root, IdentifiedActionOf<Row>> { .init(Root.rows) { if case .rows(let a) = $0 { a } else { nil } } }
 }
 // snippet: end
 
@@ -74,6 +70,26 @@ struct Row: Reducer {
   }
 }
 // snippet: end
+
+// snippet: case-path-chains
+extension CasePath where Root == Detail.Action {
+  static var textChanged: CasePath<Root, String> { .init(Root.textChanged) { if case .textChanged(let t) = $0 { t } else { nil } } }
+}
+// snippet: end
+
+@MainActor
+@Test func casePathsChain() {
+  // snippet: case-path-chain-use
+  let text: CasePath<App.Action, String> = .detail.textChanged
+  let typed = text.extract(from: .detail(.textChanged("hello")))   // "hello"
+  // snippet: end
+  #expect(typed == "hello")
+  #expect(text.extract(from: .showDetail) == nil)
+  guard case .detail(.textChanged("hi")) = text.embed("hi") else {
+    Issue.record("embedded in the wrong case")
+    return
+  }
+}
 
 @MainActor
 @Test func theComposedAppRunsEachChildOnItsPart() async {

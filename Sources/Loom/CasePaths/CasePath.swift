@@ -2,8 +2,9 @@
 /// and try to extract one from it.
 ///
 /// Case paths let `Scope`, `ifLet`, `forEach` and `TestStore.receive` talk about one case of an
-/// action or state enum without macros or reflection. Declare one per case you compose, as a
-/// static property in a constrained extension of `CasePath`, and refer to it with a leading dot:
+/// action or state enum without macros or reflection. Declare one per case you compose, a line
+/// each, as static properties in an extension of `CasePath` whose `Root` is the enum, and refer
+/// to them with a leading dot:
 ///
 /// ```swift
 /// enum AppAction {
@@ -11,14 +12,19 @@
 ///   case refresh
 /// }
 ///
-/// extension CasePath where Root == AppAction, Value == Counter.Action {
-///   static var counter: Self { Self(AppAction.counter) { if case .counter(let a) = $0 { a } else { nil } } }
+/// extension CasePath where Root == AppAction {
+///   static var counter: CasePath<Root, Counter.Action> { .init(Root.counter) { if case .counter(let a) = $0 { a } else { nil } } }
 /// }
 ///
 /// Scope(state: \.counter, action: .counter) { Counter() }
 /// ```
 ///
+/// Case paths declared so chain with dots, as implicit members wherever a case path is
+/// expected: `.counter.incrementTapped` is `.counter` appending `Counter.Action`'s own
+/// `.incrementTapped` (see ``subscript(dynamicMember:)``).
+///
 /// - Complexity: `embed` and `extract` are O(1) apart from the cost of copying the payload.
+@dynamicMemberLookup
 public struct CasePath<Root, Value>: Sendable {
   @usableFromInline let _embed: @Sendable (Value) -> Root
   @usableFromInline let _extract: @Sendable (Root) -> Value?
@@ -59,6 +65,20 @@ public struct CasePath<Root, Value>: Sendable {
       { embed(next.embed($0)) },
       extract: { extract($0).flatMap(next.extract(from:)) }
     )
+  }
+
+  /// The case path to a case of the payload's own enum: `.counter.incrementTapped` is
+  /// `.counter` appending `.incrementTapped`, declared as a static property of a `CasePath`
+  /// whose `Root` is the payload's enum.
+  ///
+  /// ```swift
+  /// await store.receive(.counter.incrementTapped) { $0.counter.count = 1 }
+  /// ```
+  @inlinable
+  public subscript<Next>(
+    dynamicMember next: KeyPath<CasePath<Value, Value>.Type, CasePath<Value, Next>>
+  ) -> CasePath<Root, Next> {
+    appending(CasePath<Value, Value>.self[keyPath: next])
   }
 }
 

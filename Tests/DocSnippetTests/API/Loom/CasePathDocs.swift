@@ -1,6 +1,7 @@
 // The doc-comment snippets of Sources/Loom/CasePaths. `Counter` is README's.
 
 import Loom
+import LoomTesting
 import Testing
 
 // snippet: CasePath
@@ -9,8 +10,8 @@ enum AppAction {
   case refresh
 }
 
-extension CasePath where Root == AppAction, Value == Counter.Action {
-  static var counter: Self { Self(AppAction.counter) { if case .counter(let a) = $0 { a } else { nil } } }
+extension CasePath where Root == AppAction {
+  static var counter: CasePath<Root, Counter.Action> { .init(Root.counter) { if case .counter(let a) = $0 { a } else { nil } } }
 }
 
 // snippet: hide
@@ -41,7 +42,32 @@ extension CasePath where Root == SettingsAction, Value == Row.Action {
   static var row: Self { Self(SettingsAction.row) { if case .row(let a) = $0 { a } else { nil } } }
 }
 
+extension CasePath where Root == Counter.Action {
+  static var incrementTapped: CasePath<Root, Void> { .init(.incrementTapped) { if case .incrementTapped = $0 { () } else { nil } } }
+}
+
 struct CasePathDocTests {
+  @MainActor
+  @Test func casePathsChainWithDots() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: CasePathDocsApp.State()) { CasePathDocsApp() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.counter(.delayedIncrementTapped))
+    await clock.advance(by: .seconds(1))
+    // snippet: CasePath.dynamicMember
+    await store.receive(.counter.incrementTapped) { $0.counter.count = 1 }
+    // snippet: end
+    #expect(store.state.counter.count == 1)
+    let chain: CasePath<AppAction, Void> = .counter.incrementTapped
+    guard case .counter(.incrementTapped) = chain.embed(()) else {
+      Issue.record("embedded in the wrong case")
+      return
+    }
+    #expect(chain.extract(from: .counter(.delayedIncrementTapped)) == nil)
+    #expect(chain.extract(from: .refresh) == nil)
+  }
+
   @Test func aCasePathEmbedsAndExtracts() {
     // snippet: CasePath.init
     let path = CasePath(AppAction.counter) { if case .counter(let a) = $0 { a } else { nil } }
