@@ -158,12 +158,13 @@ struct GuidePackage {
     guide: "Docs/ReducersAndComposition.md", folder: "Composition",
     files: [
       ("Sources/Composition/main.swift", ["README.md#tour-feature"]),
-      ("Sources/Composition/App.swift", ["app", "case-paths", "children", "case-path-chains", "bindings"]),
+      ("Sources/Composition/App.swift", ["app", "case-paths", "children", "case-path-chains", "bindings", "stack"]),
     ],
     notInPackage: [
       "case-path-chain-use": "statements, in the test beside them",
       "bindings-test": "a test of the guide's feature; the package has no test target",
       "bindings-store": "statements on a store of the feature, in the test beside it",
+      "stack-test": "a test of the guide's feature; the package has no test target",
     ],
     products: ("Composition", ["Loom"]))
 

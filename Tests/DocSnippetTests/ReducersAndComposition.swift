@@ -159,3 +159,44 @@ struct Settings: Reducer {
   #expect(name == "Ada")
   #expect(store.state.hasChanges)
 }
+
+// snippet: stack
+struct Inbox: Reducer {
+  struct State: Equatable { var path = StackState<Detail.State>() }
+  enum Action: Sendable, Equatable {
+    case path(StackActionOf<Detail>)
+    case open(String)
+    case closeAll
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .open(let text): state.path.append(Detail.State(text: text))
+      case .closeAll: state.path.removeAll()
+      case .path: break
+      }
+      return .none
+    }
+    .forEach(\.path, action: .path) { Detail() }
+  }
+}
+
+extension CasePath where Root == Inbox.Action {
+  static var path: CasePath<Root, StackActionOf<Detail>> { .init(Root.path) { if case .path(let a) = $0 { a } else { nil } } }
+}
+// snippet: end
+
+// snippet: stack-test
+@MainActor
+@Test func aStackGivesItsElementsIds() async {
+  let store = TestStore(initialState: Inbox.State()) { Inbox() }
+  await store.send(.open("Hello")) { $0.path.append(Detail.State(text: "Hello")) }   // id 0
+  await store.send(.open("Again")) { $0.path.append(Detail.State(text: "Again")) }   // id 1
+  await store.send(.path(.element(id: 1, action: .textChanged("Bye")))) {
+    $0.path[id: 1]?.text = "Bye"
+  }
+  await store.send(.path(.popFrom(id: 1))) { $0.path.pop(from: 1) }
+  await store.send(.closeAll) { $0.path.removeAll() }
+}
+// snippet: end

@@ -1,0 +1,182 @@
+/// The id of an element of a ``StackState``: the stack gives each element it holds one, 0, 1,
+/// 2… in the order pushed, never used twice in one stack. A test spells them as integers.
+public struct StackElementID: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral,
+  CustomStringConvertible
+{
+  public let rawValue: Int
+
+  public init(integerLiteral value: Int) {
+    rawValue = value
+  }
+
+  @usableFromInline
+  init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  public var description: String { "#\(rawValue)" }
+}
+
+/// The state of a navigation stack: the screens pushed, bottom first, each with the id the
+/// stack gave it when it was pushed.
+///
+/// A parent holds one and runs its elements with ``Reducer/forEach(_:action:destination:fileID:filePath:line:column:)``,
+/// which cancels the effects of each element popped (and of its children):
+///
+/// ```swift
+/// struct State: Equatable {
+///   var path = StackState<Path.State>()
+/// }
+/// // …
+/// state.path.append(.detail(Detail.State()))   // pushed with id 0
+/// state.path.removeAll()                       // pop to root
+/// ```
+public struct StackState<Element> {
+  @usableFromInline
+  struct Component {
+    @usableFromInline let id: StackElementID
+    @usableFromInline var element: Element
+
+    @usableFromInline
+    init(id: StackElementID, element: Element) {
+      self.id = id
+      self.element = element
+    }
+  }
+
+  @usableFromInline var components: IdentifiedArray<StackElementID, Component>
+  /// The id the next element pushed gets: one past every id this stack gave.
+  @usableFromInline var nextID = 0
+
+  /// An empty stack.
+  public init() {
+    components = IdentifiedArray(
+      uncheckedUniqueElements: [], idPath: IDPath(id: { $0.id }))
+  }
+
+  /// A stack of `elements`, bottom first, with ids 0, 1, 2…
+  public init(_ elements: some Sequence<Element>) {
+    self.init()
+    for element in elements { append(element) }
+  }
+
+  /// The ids of the elements, bottom first.
+  public var ids: [StackElementID] { components.ids }
+
+  /// The element with this id, if the stack holds it. Setting `nil` removes that element.
+  public subscript(id id: StackElementID) -> Element? {
+    get { components[id: id]?.element }
+    set {
+      guard let newValue else {
+        components.remove(id: id)
+        return
+      }
+      guard let position = components.index(id: id) else {
+        reportIssue(
+          "An element was written to [id: \(id)] of a StackState that holds no element with that id: "
+            + "push it with append(_:) instead. The write was ignored.")
+        return
+      }
+      components[position].element = newValue
+    }
+  }
+
+  /// Pushes `element` on top, with a new id.
+  public mutating func append(_ element: Element) {
+    components.append(Component(id: StackElementID(rawValue: nextID), element: element))
+    nextID += 1
+  }
+
+  /// Pushes `element` on top with `id`, which must be new to this stack.
+  ///
+  /// - Returns: Whether it was pushed: `false` when the stack holds or held an element with
+  ///   that id.
+  @discardableResult
+  public mutating func append(_ element: Element, id: StackElementID) -> Bool {
+    guard !components.contains(id: id) else { return false }
+    components.append(Component(id: id, element: element))
+    nextID = Swift.max(nextID, id.rawValue + 1)
+    return true
+  }
+
+  /// Pops the top element.
+  @discardableResult
+  public mutating func popLast() -> Element? {
+    components.isEmpty ? nil : components.remove(at: components.count - 1).element
+  }
+
+  /// Pops the `count` top elements (all of them when there are fewer).
+  public mutating func removeLast(_ count: Int = 1) {
+    let kept = Swift.max(0, components.count - Swift.max(0, count))
+    while components.count > kept { components.remove(at: components.count - 1) }
+  }
+
+  /// Pops the element with this id and every element above it.
+  public mutating func pop(from id: StackElementID) {
+    guard let position = components.index(id: id) else { return }
+    removeLast(components.count - position)
+  }
+
+  /// Pops every element above the one with this id.
+  public mutating func pop(to id: StackElementID) {
+    guard let position = components.index(id: id) else { return }
+    removeLast(components.count - position - 1)
+  }
+
+  /// Pops every element: back to the root.
+  public mutating func removeAll() {
+    components.removeAll()
+  }
+}
+
+extension StackState: RandomAccessCollection, MutableCollection {
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { components.count }
+
+  /// The element at `position`, from the bottom.
+  public subscript(position: Int) -> Element {
+    get { components[position].element }
+    _modify { yield &components[position].element }
+  }
+}
+
+extension StackState: ExpressibleByArrayLiteral {
+  public init(arrayLiteral elements: Element...) {
+    self.init(elements)
+  }
+}
+
+extension StackState: Equatable where Element: Equatable {
+  /// Two stacks are equal when they hold equal elements with the same ids.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.ids == rhs.ids && lhs.elementsEqual(rhs)
+  }
+}
+
+extension StackState: Sendable where Element: Sendable {}
+extension StackState.Component: Sendable where Element: Sendable {}
+
+extension StackState: CustomReflectable {
+  public var customMirror: Mirror {
+    Mirror(
+      self, unlabeledChildren: components.map { ($0.id, $0.element) }, displayStyle: .collection)
+  }
+}
+
+/// What happens to a navigation stack: an action of one of its elements, a pop, or a push.
+public enum StackAction<State, Action> {
+  /// An action of the element with this id.
+  indirect case element(id: StackElementID, action: Action)
+  /// Pops the element with this id and every element above it.
+  case popFrom(id: StackElementID)
+  /// Pushes `state` with `id`, which must be new to the stack.
+  case push(id: StackElementID, state: State)
+}
+
+extension StackAction: Equatable where State: Equatable, Action: Equatable {}
+extension StackAction: Sendable where State: Sendable, Action: Sendable {}
+
+/// The stack action of an element reducer.
+public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>

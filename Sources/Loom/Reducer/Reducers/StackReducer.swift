@@ -1,0 +1,128 @@
+extension Reducer {
+  /// Runs the elements of a navigation stack: an element's action runs the element reducer on
+  /// that element, in place. After the parent's reducer, a ``StackAction/popFrom(id:)`` pops
+  /// that element and those above it, and a ``StackAction/push(id:state:)`` pushes. The effects
+  /// of every element no longer in the stack afterwards, whoever popped it (a pop action, the
+  /// parent emptying the stack, the element dismissing itself), are cancelled, its children's
+  /// too. An element's effects can dismiss it: `dismiss` (``DismissEffect``) sends
+  /// `.popFrom(id:)` with its id.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in
+  ///     // …
+  ///     return .none
+  ///   }
+  ///   .forEach(\.path, action: .path) { Path() }
+  /// }
+  /// ```
+  @inlinable
+  public func forEach<ElementState, ElementAction, Element: Reducer>(
+    _ toStack: WritableKeyPath<State, StackState<ElementState>>,
+    action toStackAction: CasePath<Action, StackAction<ElementState, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> destination element: () -> Element,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _StackReducer<Self, Element>
+  where ElementState == Element.State, ElementAction == Element.Action {
+    _StackReducer(
+      parent: self,
+      element: element(),
+      toStack: toStack,
+      toStackAction: toStackAction,
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline let toStack: WritableKeyPath<Parent.State, StackState<Element.State>>
+  @usableFromInline
+  let toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>
+  @usableFromInline let callSite: _CallSite
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    element: Element,
+    toStack: WritableKeyPath<Parent.State, StackState<Element.State>>,
+    toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
+    callSite: _CallSite
+  ) {
+    self.parent = parent
+    self.element = element
+    self.toStack = toStack
+    self.toStackAction = toStackAction
+    self.callSite = callSite
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    let stackAction = toStackAction.extract(from: action)
+    var elementEffect = Effect<Parent.Action>.none
+    if case .element(let id, let elementAction)? = stackAction {
+      elementEffect = reduceElement(id: id, action: elementAction, in: &state, parentAction: action)
+    }
+    let idsBefore = state[keyPath: toStack].ids
+    let parentEffect = parent.reduce(into: &state, action: action)
+    switch stackAction {
+    case .popFrom(let id)?:
+      if state[keyPath: toStack].ids.contains(id) {
+        state[keyPath: toStack].pop(from: id)
+      } else {
+        _report("a pop of an element it does not hold (id: \(id))", action: action)
+      }
+    case .push(let id, let pushed)?:
+      if !state[keyPath: toStack].append(pushed, id: id) {
+        _report("a push with an id it already holds (id: \(id))", action: action)
+      }
+    case .element?, nil:
+      break
+    }
+    let idsAfter = state[keyPath: toStack].ids
+    guard idsBefore != idsAfter else {
+      return elementEffect.isNone ? parentEffect : .merge(elementEffect, parentEffect)
+    }
+    let remaining = Set(idsAfter)
+    let popped = idsBefore.filter { !remaining.contains($0) }
+    return .merge(elementEffect, parentEffect, ._cancelElements(popped, at: toStack))
+  }
+
+  @inlinable
+  func reduceElement(
+    id: StackElementID, action elementAction: Element.Action, in state: inout Parent.State,
+    parentAction: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard
+      let effect = state[keyPath: toStack].components[id: id]._modifyIfPresent({
+        element.reduce(into: &$0.element, action: elementAction)
+      })
+    else {
+      _report("an action for an element it does not hold (id: \(id))", action: parentAction)
+      return .none
+    }
+    if effect.isNone { return .none }
+    let embed = toStackAction._embed
+    return Effect._lift(
+      effect, embed: { embed(.element(id: id, action: $0)) }, at: toStack, id: id
+    )
+    ._dismissing(with: embed(.popFrom(id: id)))
+  }
+
+  @usableFromInline
+  func _report(_ what: String, action: Parent.Action) {
+    DependencyValues.current.issueReporter(
+      """
+      A "forEach" over a stack at \(callSite.location) received \(what):
+
+        \(action)
+      """,
+      at: callSite.location
+    )
+  }
+}
