@@ -15,9 +15,9 @@
 @propertyWrapper
 public struct Dependency<Value>: Sendable {
   @usableFromInline let read: @Sendable (DependencyValues) -> Value
-  /// The last value read and the ``DependencyValues/generation`` it was read from, for a
-  /// `Sendable` value (a ``LastRead`` of `Value`): reading it again from the same values costs
-  /// a comparison, not a key path's getter and a look-up.
+  /// For a `Sendable` value, a ``LastRead`` of `Value`: the last value read and the
+  /// ``DependencyValues/generation`` it was read from, kept when the key path ends at a
+  /// dependency (see ``wrappedValue``).
   @usableFromInline let lastRead: (any AnyObject & Sendable)?
 
   /// Reads the dependency at `keyPath`.
@@ -26,10 +26,11 @@ public struct Dependency<Value>: Sendable {
     self.lastRead = nil
   }
 
-  /// Reads the dependency at `keyPath`, and reads it again only from changed dependencies.
+  /// Reads the dependency at `keyPath`; when the key path ends at a dependency, only changed
+  /// dependencies are read again.
   public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) where Value: Sendable {
     self.read = { $0[keyPath: keyPath] }
-    self.lastRead = LastRead<Value>()
+    self.lastRead = LastRead<Value>(endsAtKey: nil)
   }
 
   /// Reads the dependency registered under `key`.
@@ -39,43 +40,96 @@ public struct Dependency<Value>: Sendable {
   /// ```
   public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
     self.read = { $0[Key.self] }
-    self.lastRead = LastRead<Value>()
+    self.lastRead = LastRead<Value>(endsAtKey: true)
   }
 
   /// The dependency's current value.
+  ///
+  /// A key path that ends at a dependency (a property of `DependencyValues` that returns
+  /// `self[Key.self]`, as `\.uuid` does) gives the same value for the same dependencies: the
+  /// value read last is kept with the dependencies' ``DependencyValues/generation`` and given
+  /// again while it is unchanged. Any other key path (`\.date.now`, one through a computed
+  /// value) is applied on every read. The first read tells which: it notes the dependencies
+  /// the key path reads (``DependencyValues/probe``).
   @inlinable
   public var wrappedValue: Value {
     let values = _currentDependencies()
     guard let lastRead else { return read(values) }
     // Only the initializers that require `Value: Sendable` make one, always of `Value`.
     let last = unsafeDowncast(lastRead, to: LastRead<Value>.self)
-    if let value = last.value(readFrom: values.generation) { return value }
-    let value = read(values)
-    last.keep(value, readFrom: values.generation)
-    return value
+    switch last.value(readFrom: values.generation) {
+    case .kept(let value):
+      return value
+    case .readAgain:
+      let value = read(values)
+      last.keep(value, readFrom: values.generation)
+      return value
+    case .alwaysRead:
+      return read(values)
+    case .unknown:
+      return last.probe(read, in: values)
+    }
   }
 }
 
-/// A dependency's last value and the generation of the values it was read from.
+/// What a dependency keeps of its last read.
 ///
 /// `@unchecked Sendable` because `Value` is not required to be `Sendable` here (``Dependency``
 /// names it for any value): only ``Dependency``'s initializers that require `Value: Sendable`
 /// create one, and every access to what it keeps holds its lock.
 @usableFromInline
 final class LastRead<Value>: @unchecked Sendable {
-  @usableFromInline let last = LockedState<(generation: UInt64, value: Value)?>(nil)
+  @usableFromInline
+  struct Kept {
+    /// Whether the key path ends at a dependency; `nil` until the first read tells.
+    @usableFromInline var endsAtKey: Bool?
+    @usableFromInline var last: (generation: UInt64, value: Value)?
+  }
 
   @usableFromInline
-  init() {}
+  enum Read {
+    case kept(Value), readAgain, alwaysRead, unknown
+  }
+
+  @usableFromInline let kept: LockedState<Kept>
+
+  @usableFromInline
+  init(endsAtKey: Bool?) {
+    kept = LockedState(Kept(endsAtKey: endsAtKey, last: nil))
+  }
 
   @inlinable
-  func value(readFrom generation: UInt64) -> Value? {
-    last.withLock { last in last?.generation == generation ? last?.value : nil }
+  func value(readFrom generation: UInt64) -> Read {
+    kept.withLock { kept in
+      switch kept.endsAtKey {
+      case nil: .unknown
+      case false?: .alwaysRead
+      case true?:
+        if let last = kept.last, last.generation == generation { .kept(last.value) } else {
+          .readAgain
+        }
+      }
+    }
   }
 
   @inlinable
   func keep(_ value: Value, readFrom generation: UInt64) {
-    last.withLock { $0 = (generation, value) }
+    kept.withLock { $0.last = (generation, value) }
+  }
+
+  /// The first read: applies the key path noting the dependencies it reads, and keeps the value
+  /// when it read one dependency, of the value's type (the key path ends at it).
+  @usableFromInline
+  func probe(
+    _ read: @Sendable (DependencyValues) -> Value, in values: DependencyValues
+  ) -> Value {
+    let (value, readTypes) = DependencyValues.probing { read(values) }
+    let endsAtKey = readTypes == [ObjectIdentifier(Value.self)]
+    kept.withLock { kept in
+      kept.endsAtKey = endsAtKey
+      if endsAtKey { kept.last = (values.generation, value) }
+    }
+    return value
   }
 }
 

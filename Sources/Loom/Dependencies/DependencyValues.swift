@@ -75,6 +75,22 @@ public struct DependencyValues: Sendable {
 
   private static let generations = Atomic<UInt64>(0)
 
+  /// While a ``Dependency`` reads through its key path for the first time, the types of the
+  /// dependencies the read looks up, in order (see ``Dependency/wrappedValue``).
+  @TaskLocal static var probe: LockedState<[ObjectIdentifier]>?
+  /// How many probes are under way, in any task: while none is, a look-up does not read the
+  /// task-local.
+  static let probes = Atomic<Int>(0)
+
+  /// Runs `read`, noting the types of the dependencies it looks up.
+  static func probing<Value>(_ read: () -> Value) -> (Value, [ObjectIdentifier]) {
+    let noted = LockedState<[ObjectIdentifier]>([])
+    probes.add(1, ordering: .relaxed)
+    defer { probes.subtract(1, ordering: .relaxed) }
+    let value = $probe.withValue(noted) { read() }
+    return (value, noted.withLock { $0 })
+  }
+
   private static func newGeneration() -> UInt64 {
     generations.wrappingAdd(1, ordering: .relaxed).newValue
   }
@@ -116,6 +132,9 @@ public struct DependencyValues: Sendable {
   /// ```
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
     get {
+      if Self.probes.load(ordering: .relaxed) > 0, let probe = Self.probe {
+        probe.withLock { $0.append(ObjectIdentifier(Key.Value.self)) }
+      }
       if let value = storage[ObjectIdentifier(key)] as? Key.Value {
         return value
       }

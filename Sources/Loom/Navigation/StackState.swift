@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The id of an element of a ``StackState``: the stack gives each element it holds one, 0, 1,
 /// 2… in the order pushed, never used twice in one stack. A test spells them as integers.
 public struct StackElementID: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral,
@@ -49,11 +51,15 @@ public struct StackState<Element> {
   @usableFromInline var components: IdentifiedArray<StackElementID, Component>
   /// The id the next element pushed gets: one past every id this stack gave.
   @usableFromInline var nextID = 0
+  /// Which stack this is: a stack made anew (`state.path = [a, b]`) numbers its elements from 0
+  /// again, so the ids alone cannot tell its element 0 from the old one's. Not compared.
+  @usableFromInline let epoch: UInt64
 
   /// An empty stack.
   public init() {
     components = IdentifiedArray(
       uncheckedUniqueElements: [], idPath: IDPath(id: { $0.id }))
+    epoch = stackEpochs.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
   /// A stack of `elements`, bottom first, with ids 0, 1, 2…
@@ -85,19 +91,24 @@ public struct StackState<Element> {
 
   /// Pushes `element` on top, with a new id.
   public mutating func append(_ element: Element) {
+    guard nextID < Int.max else {
+      reportIssue("A StackState gave every id it can: the element was not pushed.")
+      return
+    }
     components.append(Component(id: StackElementID(rawValue: nextID), element: element))
     nextID += 1
   }
 
-  /// Pushes `element` on top with `id`, which must be new to this stack.
+  /// Pushes `element` on top with `id`, which must be new to this stack: greater than every id
+  /// it gave.
   ///
-  /// - Returns: Whether it was pushed: `false` when the stack holds or held an element with
-  ///   that id.
+  /// - Returns: Whether it was pushed: `false` for an id the stack gave, or could have given,
+  ///   already (and for `Int.max`, after which it could give no id).
   @discardableResult
   public mutating func append(_ element: Element, id: StackElementID) -> Bool {
-    guard !components.contains(id: id) else { return false }
+    guard id.rawValue >= nextID, id.rawValue < Int.max else { return false }
     components.append(Component(id: id, element: element))
-    nextID = Swift.max(nextID, id.rawValue + 1)
+    nextID = id.rawValue + 1
     return true
   }
 
@@ -131,6 +142,9 @@ public struct StackState<Element> {
   }
 }
 
+/// Numbers the stacks made, so that a stack made anew is told from the one it replaces.
+private let stackEpochs = Atomic<UInt64>(0)
+
 extension StackState: RandomAccessCollection, MutableCollection {
   public var startIndex: Int { 0 }
   public var endIndex: Int { components.count }
@@ -149,7 +163,8 @@ extension StackState: ExpressibleByArrayLiteral {
 }
 
 extension StackState: Equatable where Element: Equatable {
-  /// Two stacks are equal when they hold equal elements with the same ids.
+  /// Two stacks are equal when they hold equal elements with the same ids (whatever ids each
+  /// would give next).
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.ids == rhs.ids && lhs.elementsEqual(rhs)
   }

@@ -604,8 +604,9 @@ extension NotificationFeature {
   /// task. Its write is called after the record's own row (written before the record is sent)
   /// and only replaces a row the store still holds (``ChangeLog/Write/replaceRecord(_:)``), so
   /// it never brings back a record the log let go of meanwhile. A write that fails is reported
-  /// (`saveFailed`); the store then holds the record unanswered, and a relaunch sends it again
-  /// with its id, which the server applies once.
+  /// (`saveFailed`); the store then holds the record unanswered (or not at all, when its own
+  /// row's write failed too), and a relaunch sends what it holds again with its id, which the
+  /// server applies once.
   @MainActor private static func sendChange(
     _ record: ChangeRecord, to client: NotificationClient, savingIn store: ChangeLogStore,
     _ send: Send<Action>

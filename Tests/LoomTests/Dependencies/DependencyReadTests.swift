@@ -6,6 +6,36 @@ import Testing
 /// again from the same dependencies it costs a comparison, and read from changed ones (another
 /// store's, a test's override, any change) it is read anew.
 struct DependencyReadTests {
+  @Test func aKeyPathThroughAComputedValueIsAppliedOnEveryRead() {
+    struct Clock: Sendable { @Dependency(\.date.now) var now }
+    let seconds = LockedState(0.0)
+    withDependencies {
+      $0.date = DateGenerator {
+        seconds.withLock {
+          $0 += 1
+          return Date(timeIntervalSince1970: $0)
+        }
+      }
+    } operation: {
+      let clock = Clock()
+      let reads = [clock.now, clock.now, clock.now]
+      #expect(reads == [1, 2, 3].map(Date.init(timeIntervalSince1970:)))
+    }
+  }
+
+  @Test func aKeyPathEndingAtADependencyIsAppliedOncePerSetOfDependencies() {
+    struct Reader: Sendable { @Dependency(\.countedUUID) var uuid }
+    let reader = Reader()
+    countedReads.withLock { $0 = 0 }
+    withDependencies { $0.uuid = .constant(UUID(1)) } operation: {
+      for _ in 0..<3 { #expect(reader.uuid() == UUID(1)) }
+    }
+    withDependencies { $0.uuid = .constant(UUID(2)) } operation: {
+      for _ in 0..<3 { #expect(reader.uuid() == UUID(2)) }
+    }
+    #expect(countedReads.withLock { $0 } == 2)
+  }
+
   struct Reader: Sendable {
     @Dependency(\.uuid) var uuid
     @Dependency(\.date) var date
@@ -61,5 +91,16 @@ struct DependencyReadTests {
         #expect(read == id)
       }
     }
+  }
+}
+
+/// How many times `countedUUID` was read.
+let countedReads = LockedState(0)
+
+extension DependencyValues {
+  /// `uuid`, counting its reads.
+  fileprivate var countedUUID: UUIDGenerator {
+    countedReads.withLock { $0 += 1 }
+    return self.uuid
   }
 }

@@ -70,6 +70,7 @@ struct Flow: Reducer {
     case path(StackActionOf<Screen>)
     case pushTapped
     case popToRootTapped
+    case resetTapped
   }
 
   var body: some ReducerOf<Self> {
@@ -79,6 +80,8 @@ struct Flow: Reducer {
         state.path.append(Screen.State())
       case .popToRootTapped:
         state.path.removeAll()
+      case .resetTapped:
+        state.path = [Screen.State()]
       case .path:
         break
       }
@@ -89,6 +92,23 @@ struct Flow: Reducer {
 }
 
 extension CasePath where Root == Flow.Action {
+  static var path: CasePath<Root, StackActionOf<Flow.Screen>> { .init(Root.path) { if case .path(let a) = $0 { a } else { nil } } }
+}
+/// A parent that pops the element itself when asked to.
+struct SelfPoppingFlow: Reducer {
+  struct State: Equatable { var path = StackState<Flow.Screen.State>() }
+  enum Action: Sendable, Equatable { case path(StackActionOf<Flow.Screen>) }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .path(.popFrom(let id)) = action { state.path.pop(from: id) }
+      return .none
+    }
+    .forEach(\.path, action: .path) { Flow.Screen() }
+  }
+}
+
+extension CasePath where Root == SelfPoppingFlow.Action {
   static var path: CasePath<Root, StackActionOf<Flow.Screen>> { .init(Root.path) { if case .path(let a) = $0 { a } else { nil } } }
 }
 extension CasePath where Root == Flow.Screen.Action {
@@ -119,6 +139,45 @@ struct StackTests {
     #expect(last == 41)
     stack.removeLast(5)
     #expect(stack.isEmpty)
+  }
+
+  @Test func anIdTheStackGaveOrCouldHaveGivenIsNotTakenAgain() {
+    var stack = StackState<Int>([1])
+    stack.removeAll()
+    let reused = stack.append(2, id: 0)
+    let last = stack.append(3, id: StackElementID(integerLiteral: .max))
+    let negative = stack.append(4, id: -1)
+    #expect(!reused && !last && !negative)
+    #expect(stack.isEmpty)
+    let beyond = stack.append(5, id: StackElementID(integerLiteral: .max - 1))
+    #expect(beyond)
+    let reports = LockedState(0)
+    withDependencies {
+      $0.issueReporter = IssueReporter { _, _ in reports.withLock { $0 += 1 } }
+    } operation: {
+      stack.append(6)
+    }
+    #expect(Array(stack) == [5])
+    #expect(reports.withLock { $0 } == 1)
+  }
+
+  @Test func aStackMadeAnewStopsTheOldElementsEffects() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Flow.State()) { Flow() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.pushTapped) { $0.path.append(Flow.Screen.State()) }
+    await store.send(.path(.element(id: 0, action: .startTimer)))
+    // The new stack's element has id 0 too, and no timer.
+    await store.send(.resetTapped)
+    await clock.advance(by: .seconds(3))
+  }
+
+  @Test func aPopTheParentMadeItselfIsNoIssue() async {
+    let store = TestStore(
+      initialState: SelfPoppingFlow.State(path: [Flow.Screen.State(), Flow.Screen.State()])
+    ) { SelfPoppingFlow() }
+    await store.send(.path(.popFrom(id: 1))) { $0.path.removeLast() }
   }
 
   @Test func stacksAreEqualWithEqualElementsUnderTheSameIds() {

@@ -4,8 +4,10 @@ extension Reducer {
   /// that element and those above it, and a ``StackAction/push(id:state:)`` pushes. The effects
   /// of every element no longer in the stack afterwards, whoever popped it (a pop action, the
   /// parent emptying the stack, the element dismissing itself), are cancelled, its children's
-  /// too. An element's effects can dismiss it: `dismiss` (``DismissEffect``) sends
-  /// `.popFrom(id:)` with its id.
+  /// too, and those of every element of a stack the parent replaced with another
+  /// (`state.path = [a]`). An element's effects can dismiss it: `dismiss` (``DismissEffect``)
+  /// sends `.popFrom(id:)` with its id; the effects of the element's own children (an `ifLet`
+  /// inside it) dismiss the element too.
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
@@ -69,10 +71,12 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       elementEffect = reduceElement(id: id, action: elementAction, in: &state, parentAction: action)
     }
     let idsBefore = state[keyPath: toStack].ids
+    let epochBefore = state[keyPath: toStack].epoch
     let parentEffect = parent.reduce(into: &state, action: action)
     switch stackAction {
     case .popFrom(let id)?:
-      if state[keyPath: toStack].ids.contains(id) {
+      // Held when the action came, it is popped, unless the parent popped it already.
+      if idsBefore.contains(id) {
         state[keyPath: toStack].pop(from: id)
       } else {
         _report("a pop of an element it does not hold (id: \(id))", action: action)
@@ -85,10 +89,12 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       break
     }
     let idsAfter = state[keyPath: toStack].ids
-    guard idsBefore != idsAfter else {
+    // A stack made anew numbers from 0 again: every element of the old one left.
+    let isAnotherStack = state[keyPath: toStack].epoch != epochBefore
+    guard idsBefore != idsAfter || isAnotherStack else {
       return elementEffect.isNone ? parentEffect : .merge(elementEffect, parentEffect)
     }
-    let remaining = Set(idsAfter)
+    let remaining = isAnotherStack ? [] : Set(idsAfter)
     let popped = idsBefore.filter { !remaining.contains($0) }
     return .merge(elementEffect, parentEffect, ._cancelElements(popped, at: toStack))
   }
