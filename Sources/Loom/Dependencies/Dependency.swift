@@ -15,8 +15,8 @@
 @propertyWrapper
 public struct Dependency<Value>: Sendable {
   @usableFromInline let read: @Sendable (DependencyValues) -> Value
-  /// For a `Sendable` value, a ``LastRead`` of `Value`: the last value read and the
-  /// ``DependencyValues/generation`` it was read from, kept when the key path ends at a
+  /// For a `Sendable` value, a `LastRead` of `Value`: the last value read and the
+  /// `DependencyValues.generation` it was read from, kept when the key path ends at a
   /// dependency (see ``wrappedValue``).
   @usableFromInline let lastRead: (any AnyObject & Sendable)?
 
@@ -47,10 +47,10 @@ public struct Dependency<Value>: Sendable {
   ///
   /// A key path that ends at a dependency (a property of `DependencyValues` that returns
   /// `self[Key.self]`, as `\.uuid` does) gives the same value for the same dependencies: the
-  /// value read last is kept with the dependencies' ``DependencyValues/generation`` and given
+  /// value read last is kept with the dependencies' `DependencyValues.generation` and given
   /// again while it is unchanged. Any other key path (`\.date.now`, one through a computed
   /// value) is applied on every read. The first read tells which: it notes the dependencies
-  /// the key path reads (``DependencyValues/probe``).
+  /// the key path reads (`DependencyValues.probe`).
   @inlinable
   public var wrappedValue: Value {
     let values = _currentDependencies()
