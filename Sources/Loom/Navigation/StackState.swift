@@ -69,7 +69,7 @@ public struct StackState<Element> {
   }
 
   /// The ids of the elements, bottom first.
-  public var ids: [StackElementID] { components.ids }
+  @inlinable public var ids: [StackElementID] { components.ids }
 
   /// The element with this id, if the stack holds it. Setting `nil` removes that element.
   public subscript(id id: StackElementID) -> Element? {

@@ -70,8 +70,8 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     if case .element(let id, let elementAction)? = stackAction {
       elementEffect = reduceElement(id: id, action: elementAction, in: &state, parentAction: action)
     }
-    let idsBefore = state[keyPath: toStack].ids
-    let epochBefore = state[keyPath: toStack].epoch
+    // In place (through `inout`, so the key path does not copy the stack).
+    let (idsBefore, epochBefore) = Self.snapshot(of: &state[keyPath: toStack])
     let parentEffect = parent.reduce(into: &state, action: action)
     switch stackAction {
     case .popFrom(let id)?:
@@ -88,15 +88,20 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     case .element?, nil:
       break
     }
-    let idsAfter = state[keyPath: toStack].ids
+    let (idsAfter, epochAfter) = Self.snapshot(of: &state[keyPath: toStack])
     // A stack made anew numbers from 0 again: every element of the old one left.
-    let isAnotherStack = state[keyPath: toStack].epoch != epochBefore
+    let isAnotherStack = epochAfter != epochBefore
     guard idsBefore != idsAfter || isAnotherStack else {
       return elementEffect.isNone ? parentEffect : .merge(elementEffect, parentEffect)
     }
     let remaining = isAnotherStack ? [] : Set(idsAfter)
     let popped = idsBefore.filter { !remaining.contains($0) }
     return .merge(elementEffect, parentEffect, ._cancelElements(popped, at: toStack))
+  }
+
+  @inlinable
+  static func snapshot(of stack: inout StackState<Element.State>) -> ([StackElementID], UInt64) {
+    (stack.ids, stack.epoch)
   }
 
   @inlinable
