@@ -158,13 +158,14 @@ struct GuidePackage {
     guide: "Docs/ReducersAndComposition.md", folder: "Composition",
     files: [
       ("Sources/Composition/main.swift", ["README.md#tour-feature"]),
-      ("Sources/Composition/App.swift", ["app", "case-paths", "children", "case-path-chains", "bindings", "stack"]),
+      ("Sources/Composition/App.swift", ["app", "case-paths", "children", "case-path-chains", "bindings", "presentation", "stack"]),
     ],
     notInPackage: [
       "case-path-chain-use": "statements, in the test beside them",
       "bindings-test": "a test of the guide's feature; the package has no test target",
       "bindings-store": "statements on a store of the feature, in the test beside it",
       "stack-test": "a test of the guide's feature; the package has no test target",
+      "presentation-test": "a test of the guide's feature; the package has no test target",
     ],
     products: ("Composition", ["Loom"]))
 

@@ -200,3 +200,40 @@ extension CasePath where Root == Inbox.Action {
   await store.send(.closeAll) { $0.path.removeAll() }
 }
 // snippet: end
+
+// snippet: presentation
+struct Reader: Reducer {
+  struct State: Equatable {
+    @Presents var detail: Detail.State?
+  }
+  enum Action: Sendable, Equatable {
+    case detail(PresentationAction<Detail.Action>)
+    case open(String)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .open(let text): state.detail = Detail.State(text: text)
+      case .detail: break
+      }
+      return .none
+    }
+    .ifLet(\.$detail, action: .detail) { Detail() }
+  }
+}
+
+extension CasePath where Root == Reader.Action {
+  static var detail: CasePath<Root, PresentationAction<Detail.Action>> { .init(Root.detail) { if case .detail(let a) = $0 { a } else { nil } } }
+}
+// snippet: end
+
+// snippet: presentation-test
+@MainActor
+@Test func aPresentedChildIsDismissed() async {
+  let store = TestStore(initialState: Reader.State()) { Reader() }
+  await store.send(.open("Hello")) { $0.detail = Detail.State(text: "Hello") }
+  await store.send(.detail(.presented(.textChanged("Bye")))) { $0.detail?.text = "Bye" }
+  await store.send(.detail(.dismiss)) { $0.detail = nil }
+}
+// snippet: end

@@ -32,8 +32,55 @@ struct Session: Reducer {
   }
 }
 
+/// A mode whose ticking case an ancestor leaves by setting the state itself.
+struct ModeParent: Reducer {
+  struct Mode: Reducer {
+    enum State: Equatable { case ticking(Host.Ticker.State), idle }
+    enum Action: Sendable, Equatable { case ticking(Host.Ticker.Action) }
+
+    var body: some ReducerOf<Self> {
+      EmptyReducer()
+        .ifCaseLet(
+          CasePath(State.ticking) { if case .ticking(let s) = $0 { s } else { nil } },
+          action: CasePath(Action.ticking) { if case .ticking(let a) = $0 { a } else { nil } }
+        ) { Host.Ticker() }
+    }
+  }
+
+  struct State: Equatable { var mode = Mode.State.ticking(Host.Ticker.State()) }
+  enum Action: Sendable, Equatable { case mode(Mode.Action), stop }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .stop = action { state.mode = .idle }
+      return .none
+    }
+    Scope(
+      state: \.mode,
+      action: CasePath(Action.mode) { if case .mode(let a) = $0 { a } else { nil } }
+    ) { Mode() }
+  }
+}
+
 @MainActor
 struct IfCaseLetTests {
+  @Test func aCaseAnAncestorLeftHasItsEffectsCancelledByTheirNextAction() async {
+    let clock = TestClock()
+    let issues = IssueLog()
+    let store = Store(initialState: ModeParent.State()) { ModeParent() } withDependencies: {
+      $0.continuousClock = clock
+      $0.issueReporter = issues.reporter
+    }
+    store.send(.mode(.ticking(.start)))
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.mode == .ticking(Host.Ticker.State(ticks: 1)))
+    store.send(.stop)
+    await clock.advance(by: .seconds(5))
+    // The first tick after the ancestor left the case is reported; it stopped the timer.
+    #expect(issues.messages.value.count == 1)
+    #expect(store.state.mode == .idle)
+  }
+
   @Test func theChildRunsInItsCaseAndItsEffectsAreCancelledWhenTheCaseChanges() async {
     let events = Locked<[String]>([])
     let store = Store(initialState: Session.State.loggedOut) { Session(events: events) }

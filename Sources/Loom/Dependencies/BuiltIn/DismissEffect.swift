@@ -1,7 +1,9 @@
-/// Dismisses the feature whose effect calls it: an element of a navigation stack pops itself
-/// (and every element above it).
+/// Dismisses the feature whose effect calls it: a presented child sends its parent
+/// `PresentationAction.dismiss`, and an element of a navigation stack pops itself (and every
+/// element above it). The effects of the feature's own children dismiss it too.
 ///
-/// Read it inside the effect, where the stack binds it for the element's effects:
+/// Read it inside the effect, where the `ifLet` or the stack binds it for the feature's
+/// effects:
 ///
 /// ```swift
 /// @Dependency(\.dismiss) var dismiss
@@ -17,8 +19,8 @@ public struct DismissEffect: Sendable {
     self.dismiss = dismiss
   }
 
-  /// Dismisses the feature. Outside the effect of a stack's element it does nothing and reports
-  /// an issue (a failure under a test store).
+  /// Dismisses the feature. Outside the effect of a presented child or a stack's element it does
+  /// nothing and reports an issue (a failure under a test store).
   @MainActor
   public func callAsFunction(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -27,9 +29,9 @@ public struct DismissEffect: Sendable {
     guard let dismiss else {
       reportIssue(
         """
-        dismiss() was called from an effect that is not one of a stack element's (it was read \
-        outside the element's effect, or the feature is not an element of a stack): nothing \
-        was dismissed.
+        dismiss() was called from an effect that is not one of a presented child's or a stack \
+        element's (it was read outside the effect, or the feature is neither presented nor an \
+        element of a stack): nothing was dismissed.
         """,
         fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
       return

@@ -74,7 +74,9 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     guard var childState = toChildState.extract(from: state) else {
       _reportMissingCase(action: action)
-      return .none
+      // The case was left without this reducer (an ancestor changed the state): effects of
+      // the child it ran may still be running, and this action may be theirs.
+      return ._cancelChild(at: callSite.location)
     }
     let effect = child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)

@@ -72,6 +72,41 @@ enum NavigationDocs {
     // snippet: end
   }
 
+  /// A screen that presents one destination.
+  struct Screen: Reducer {
+    typealias Destination = Path
+    // snippet: PresentationState
+    struct State: Equatable {
+      @Presents var destination: Destination.State?
+    }
+    // snippet: end
+    enum Action: Sendable, Equatable {
+      case destination(PresentationAction<Destination.Action>)
+      case showTapped
+    }
+
+    // snippet: PresentationReducer
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        // …
+        // snippet: hide
+        if case .showTapped = action { state.destination = .detail(Detail.State()) }
+        // snippet: show
+        return .none
+      }
+      .ifLet(\.$destination, action: .destination) { Destination() }
+    }
+    // snippet: end
+  }
+
+  @MainActor
+  @Test static func aScreenPresentsAndTheChildDismissesItself() async {
+    let store = TestStore(initialState: Screen.State()) { Screen() }
+    await store.send(.showTapped) { $0.destination = .detail(Detail.State()) }
+    await store.send(.destination(.presented(.detail(.saveTapped))))
+    await store.receive(.destination(.dismiss)) { $0.destination = nil }
+  }
+
   @MainActor
   @Test static func aStackPushesDismissesAndPopsToRoot() async {
     let store = TestStore(initialState: Flow.State()) { Flow() }
@@ -91,4 +126,7 @@ extension CasePath where Root == NavigationDocs.Path.Action {
 }
 extension CasePath where Root == NavigationDocs.Flow.Action {
   static var path: CasePath<Root, StackActionOf<NavigationDocs.Path>> { .init(Root.path) { if case .path(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == NavigationDocs.Screen.Action {
+  static var destination: CasePath<Root, PresentationAction<NavigationDocs.Path.Action>> { .init(Root.destination) { if case .destination(let a) = $0 { a } else { nil } } }
 }

@@ -1,0 +1,162 @@
+extension Reducer {
+  /// Runs a presented child: its ``PresentationAction/presented(_:)`` actions run the child
+  /// reducer on the presented value, in place, and ``PresentationAction/dismiss`` sets it to
+  /// `nil` after the parent's reducer. The child's effects are cancelled when its presentation
+  /// ends, whoever ends it: the child (its effects call `dismiss`, ``DismissEffect``), the
+  /// parent (setting the state to `nil` or to a value of another identity), the child
+  /// switching its own case. A presentation an ancestor ended without this reducer (setting the
+  /// state through a parent of this one) has its effects cancelled when the next action reaches
+  /// this reducer; a child action arriving then is one of theirs, and is dropped.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in
+  ///     // …
+  ///     return .none
+  ///   }
+  ///   .ifLet(\.$destination, action: .destination) { Destination() }
+  /// }
+  /// ```
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<ChildState>>,
+    action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>,
+    @ReducerBuilder<ChildState, ChildAction> destination child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    _PresentationReducer(
+      parent: self,
+      child: child(),
+      toPresentationState: toPresentationState,
+      toPresentationAction: toPresentationAction,
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline
+  let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Child.State>>
+  @usableFromInline
+  let toPresentationAction: CasePath<Parent.Action, PresentationAction<Child.Action>>
+  @usableFromInline let callSite: _CallSite
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toPresentationState: WritableKeyPath<Parent.State, PresentationState<Child.State>>,
+    toPresentationAction: CasePath<Parent.Action, PresentationAction<Child.Action>>,
+    callSite: _CallSite
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toPresentationState = toPresentationState
+    self.toPresentationAction = toPresentationAction
+    self.callSite = callSite
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    let presentationAction = toPresentationAction.extract(from: action)
+    // Effects of a presentation that ended without this reducer (an ancestor set the state).
+    let ended = Self.endedWithoutUs(&state[keyPath: toPresentationState])
+    let before = state[keyPath: toPresentationState].presentationID
+    var childEffect = Effect<Parent.Action>.none
+    if case .presented(let childAction)? = presentationAction {
+      // An action that comes as the effects of an ended presentation are found still running
+      // is one of theirs, sent before they were cancelled: dropped.
+      if ended == nil {
+        childEffect = reduceChild(childAction, in: &state, parentAction: action)
+      }
+    }
+    let parentEffect = parent.reduce(into: &state, action: action)
+    if case .dismiss? = presentationAction {
+      state[keyPath: toPresentationState].wrappedValue = nil
+    }
+    let after = state[keyPath: toPresentationState].presentationID
+    var cancellations = ended.map { [$0] } ?? []
+    if let before, before != after {
+      cancellations.append(before)
+      if state[keyPath: toPresentationState].runningID == before {
+        state[keyPath: toPresentationState].runningID = nil
+      }
+    }
+    guard !cancellations.isEmpty else {
+      return childEffect.isNone ? parentEffect : .merge(childEffect, parentEffect)
+    }
+    return .merge(
+      childEffect, parentEffect, ._cancelElements(cancellations, at: toPresentationState))
+  }
+
+  /// The presentation whose effects ran and that is not the one presented any more, if any;
+  /// forgotten.
+  @inlinable
+  static func endedWithoutUs(_ presentation: inout PresentationState<Child.State>)
+    -> PresentationID?
+  {
+    guard let running = presentation.runningID, running != presentation.presentationID else {
+      return nil
+    }
+    presentation.runningID = nil
+    return running
+  }
+
+  @inlinable
+  func reduceChild(
+    _ childAction: Child.Action, in state: inout Parent.State, parentAction: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard let (effect, id) = Self.run(child, childAction, on: &state[keyPath: toPresentationState])
+    else {
+      _reportMissingChild(action: parentAction)
+      return .none
+    }
+    if effect.isNone { return .none }
+    let embed = toPresentationAction._embed
+    return Effect._lift(
+      effect, embed: { embed(.presented($0)) }, at: toPresentationState, id: id
+    )
+    ._dismissing(with: embed(.dismiss))
+  }
+
+  /// Runs the child on the presented value in place, and notes that the presentation's effects
+  /// run; `nil` when nothing is presented.
+  @inlinable
+  static func run(
+    _ child: Child, _ action: Child.Action, on presentation: inout PresentationState<Child.State>
+  ) -> (Effect<Child.Action>, PresentationID)? {
+    guard var value = presentation.storage else { return nil }
+    let identity = PresentationState<Child.State>.identity(of: value)
+    presentation.storage = nil
+    let effect = child.reduce(into: &value, action: action)
+    presentation.storage = value
+    presentation.childDidRun(from: identity)
+    guard let id = presentation.presentationID else { return nil }
+    if !effect.isNone { presentation.runningID = id }
+    return (effect, id)
+  }
+
+  @usableFromInline
+  func _reportMissingChild(action: Parent.Action) {
+    DependencyValues.current.issueReporter(
+      """
+      An "ifLet" at \(callSite.location) received an action for a presented child when none was \
+      presented:
+
+        \(action)
+
+      Make sure the parent does not send child actions after dismissing the child; the child's \
+      effects are cancelled when it is dismissed, so this usually means the action was sent \
+      from outside (a view or a parent effect).
+      """,
+      at: callSite.location
+    )
+  }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Loom
+import LoomTesting
+import Testing
+
+/// A host presenting one of two destinations, each a ticking timer that can close itself or
+/// switch to the other destination.
+struct Host: Reducer {
+  struct Ticker: Reducer {
+    struct State: Equatable { var ticks = 0 }
+    enum Action: Sendable, Equatable { case start, tick, closeTapped, switchTapped }
+    @Dependency(\.continuousClock) var clock
+    @Dependency(\.dismiss) var dismiss
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .run { send in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await send(.tick)
+          }
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      case .closeTapped:
+        return .run { _ in await dismiss() }
+      case .switchTapped:
+        return .none
+      }
+    }
+  }
+
+  struct Destination: Reducer {
+    enum State: Equatable { case a(Ticker.State), b(Ticker.State) }
+    enum Action: Sendable, Equatable { case a(Ticker.Action), b(Ticker.Action) }
+
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        // The child switches its own case.
+        if case .a(.switchTapped) = action { state = .b(Ticker.State()) }
+        return .none
+      }
+      .ifCaseLet(.a, action: .a) { Ticker() }
+      .ifCaseLet(.b, action: .b) { Ticker() }
+    }
+  }
+
+  struct State: Equatable {
+    @Presents var destination: Destination.State?
+  }
+  enum Action: Sendable, Equatable {
+    case destination(PresentationAction<Destination.Action>)
+    case presentA, presentB, dismissTapped, resetA
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .presentA: state.destination = .a(Ticker.State())
+      case .presentB: state.destination = .b(Ticker.State())
+      case .dismissTapped: state.destination = nil
+      case .resetA: state.destination = .a(Ticker.State(ticks: 100))
+      case .destination: break
+      }
+      return .none
+    }
+    .ifLet(\.$destination, action: .destination) { Destination() }
+  }
+}
+
+/// An ancestor that ends the host's presentation itself.
+struct HostParent: Reducer {
+  struct State: Equatable { var host = Host.State() }
+  enum Action: Sendable, Equatable { case host(Host.Action), closeEverything }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .closeEverything = action { state.host.destination = nil }
+      return .none
+    }
+    Scope(state: \.host, action: .host) { Host() }
+  }
+}
+
+extension CasePath where Root == Host.Action {
+  static var destination: CasePath<Root, PresentationAction<Host.Destination.Action>> { .init(Root.destination) { if case .destination(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == Host.Destination.State {
+  static var a: CasePath<Root, Host.Ticker.State> { .init(Root.a) { if case .a(let s) = $0 { s } else { nil } } }
+  static var b: CasePath<Root, Host.Ticker.State> { .init(Root.b) { if case .b(let s) = $0 { s } else { nil } } }
+}
+extension CasePath where Root == Host.Destination.Action {
+  static var a: CasePath<Root, Host.Ticker.Action> { .init(Root.a) { if case .a(let a) = $0 { a } else { nil } } }
+  static var b: CasePath<Root, Host.Ticker.Action> { .init(Root.b) { if case .b(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == HostParent.Action {
+  static var host: CasePath<Root, Host.Action> { .init(Root.host) { if case .host(let a) = $0 { a } else { nil } } }
+}
+
+@MainActor
+struct PresentationTests {
+  func hostStore(_ clock: TestClock) -> TestStoreOf<Host> {
+    TestStore(initialState: Host.State()) { Host() } withDependencies: {
+      $0.continuousClock = clock
+    }
+  }
+
+  /// Presents `.a` and starts its timer, which ticks once.
+  func presentTickingA(_ store: TestStoreOf<Host>, _ clock: TestClock) async {
+    await store.send(.presentA) { $0.destination = .a(Host.Ticker.State()) }
+    await store.send(.destination(.presented(.a(.start))))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.destination(.presented(.a(.tick)))) {
+      $0.destination = .a(Host.Ticker.State(ticks: 1))
+    }
+  }
+
+  @Test func theParentSettingNilCancelsTheChildsEffects() async {
+    let clock = TestClock()
+    let store = hostStore(clock)
+    await presentTickingA(store, clock)
+    await store.send(.dismissTapped) { $0.destination = nil }
+    await clock.advance(by: .seconds(5))
+  }
+
+  @Test func theChildDismissingItselfCancelsItsEffects() async {
+    let clock = TestClock()
+    let store = hostStore(clock)
+    await presentTickingA(store, clock)
+    await store.send(.destination(.presented(.a(.closeTapped))))
+    await store.receive(.destination(.dismiss)) { $0.destination = nil }
+    await clock.advance(by: .seconds(5))
+  }
+
+  @Test func replacingItWithAnotherCaseCancelsTheOldOnesEffects() async {
+    let clock = TestClock()
+    let store = hostStore(clock)
+    await presentTickingA(store, clock)
+    await store.send(.presentB) { $0.destination = .b(Host.Ticker.State()) }
+    await clock.advance(by: .seconds(5))
+    await store.send(.dismissTapped) { $0.destination = nil }
+  }
+
+  @Test func theChildSwitchingItsOwnCaseCancelsTheOldCasesEffects() async {
+    let clock = TestClock()
+    let store = hostStore(clock)
+    await presentTickingA(store, clock)
+    await store.send(.destination(.presented(.a(.switchTapped)))) {
+      $0.destination = .b(Host.Ticker.State())
+    }
+    await clock.advance(by: .seconds(5))
+    await store.send(.dismissTapped) { $0.destination = nil }
+  }
+
+  @Test func changingThePresentedValueKeepsItsEffects() async {
+    let clock = TestClock()
+    let store = hostStore(clock)
+    await presentTickingA(store, clock)
+    // The same case: the same presentation, its timer goes on.
+    await store.send(.resetA) { $0.destination = .a(Host.Ticker.State(ticks: 100)) }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.destination(.presented(.a(.tick)))) {
+      $0.destination = .a(Host.Ticker.State(ticks: 101))
+    }
+    await store.send(.dismissTapped) { $0.destination = nil }
+  }
+
+  @Test func anAncestorEndingItCancelsItsEffectsAtTheNextAction() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: HostParent.State()) { HostParent() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.host(.presentA)) { $0.host.destination = .a(Host.Ticker.State()) }
+    await store.send(.host(.destination(.presented(.a(.start)))))
+    await store.send(.closeEverything) { $0.host.destination = nil }
+    // The tick sent before the host's reducer saw the change is dropped, and the timer stops.
+    await clock.advance(by: .seconds(1))
+    await store.receive(.host(.destination(.presented(.a(.tick)))))
+    await clock.advance(by: .seconds(5))
+  }
+
+  @Test func aChildActionWithNothingPresentedIsReportedAndChangesNothing() {
+    let reports = LockedState<[String]>([])
+    let store = Store(initialState: Host.State()) { Host() } withDependencies: {
+      $0.issueReporter = IssueReporter { message, _ in reports.withLock { $0.append(message) } }
+    }
+    store.send(.destination(.presented(.a(.tick))))
+    store.send(.destination(.dismiss))
+    #expect(store.state == Host.State())
+    let messages = reports.withLock { $0 }
+    #expect(messages.count == 1)
+    #expect(messages.first?.contains(".tick") == true)
+  }
+
+  @Test func presentationStatesAreEqualByTheirValues() {
+    let first = PresentationState(wrappedValue: 1)
+    var second = PresentationState<Int>(wrappedValue: nil)
+    second.wrappedValue = 1
+    #expect(first == second)
+    #expect(first != PresentationState(wrappedValue: 2))
+  }
+}
