@@ -78,8 +78,14 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    if case .dismiss? = presentationAction {
+    switch presentationAction {
+    case .dismiss?:
       state[keyPath: toPresentationState].wrappedValue = nil
+    case .presented? where Child.self is any _DismissedAfterEachAction.Type:
+      // An alert's or a dialog's button: handled by the parent, it ends the presentation.
+      state[keyPath: toPresentationState].wrappedValue = nil
+    case .presented?, nil:
+      break
     }
     let after = state[keyPath: toPresentationState].presentationID
     var cancellations = ended.map { [$0] } ?? []

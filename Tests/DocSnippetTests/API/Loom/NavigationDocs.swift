@@ -107,6 +107,64 @@ enum NavigationDocs {
     await store.receive(.destination(.dismiss)) { $0.destination = nil }
   }
 
+  /// A screen that asks before deleting everything.
+  struct Deleter: Reducer {
+    struct State: Equatable {
+      var items = ["a"]
+      @Presents var alert: AlertState<Action.Alert>?
+    }
+    enum Action: Sendable, Equatable {
+      case alert(PresentationAction<Alert>)
+      case deleteTapped
+      enum Alert: Sendable, Equatable { case confirmDeletion }
+    }
+
+    // snippet: Reducer.ifLet.alert
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        // …
+        // snippet: hide
+        switch action {
+        case .deleteTapped:
+          // snippet: AlertState
+          state.alert = AlertState(
+            title: "Delete everything?",
+            message: "This cannot be undone.",
+            buttons: [
+              ButtonState(role: .destructive, action: .confirmDeletion, label: "Delete"),
+              ButtonState(role: .cancel, label: "Cancel"),
+            ])
+          // snippet: end
+        case .alert(.presented(.confirmDeletion)):
+          state.items = []
+        case .alert:
+          break
+        }
+        // snippet: show
+        return .none
+      }
+      .ifLet(\.$alert, action: .alert)
+    }
+    // snippet: end
+  }
+
+  @MainActor
+  @Test static func anAlertAsksBeforeDeleting() async {
+    let store = TestStore(initialState: Deleter.State()) { Deleter() }
+    await store.send(.deleteTapped) {
+      $0.alert = AlertState(
+        title: "Delete everything?", message: "This cannot be undone.",
+        buttons: [
+          ButtonState(role: .destructive, action: .confirmDeletion, label: "Delete"),
+          ButtonState(role: .cancel, label: "Cancel"),
+        ])
+    }
+    await store.send(.alert(.presented(.confirmDeletion))) {
+      $0.alert = nil
+      $0.items = []
+    }
+  }
+
   @MainActor
   @Test static func aStackPushesDismissesAndPopsToRoot() async {
     let store = TestStore(initialState: Flow.State()) { Flow() }
@@ -129,4 +187,7 @@ extension CasePath where Root == NavigationDocs.Flow.Action {
 }
 extension CasePath where Root == NavigationDocs.Screen.Action {
   static var destination: CasePath<Root, PresentationAction<NavigationDocs.Path.Action>> { .init(Root.destination) { if case .destination(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == NavigationDocs.Deleter.Action {
+  static var alert: CasePath<Root, PresentationAction<NavigationDocs.Deleter.Action.Alert>> { .init(Root.alert) { if case .alert(let a) = $0 { a } else { nil } } }
 }
