@@ -75,6 +75,7 @@ if shouldRun("W5") { await runW5(scale: scale) }
 if shouldRun("W6") { await runW6(scale: scale) }
 if shouldRun("W8") { await runW8(scale: scale) }
 if shouldRun("W10") { await runW10(scale: scale) }
+if shouldRun("W11") { await runW11Presentation(scale: scale) }
 if shouldRun("W12") { await runW12(scale: scale) }
 
 if let jsonPath {
