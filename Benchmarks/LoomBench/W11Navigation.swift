@@ -49,21 +49,11 @@ func runW11(scale: Int) {
   }
 }
 
-/// W11 (a): a level of a chain in which each feature presents the next.
-protocol W11Level: Reducer, Sendable where State: Sendable {
-  init()
-  /// The state with every level below presented.
-  static var allPresented: State { get }
-  /// The innermost feature's action, as the root store receives it.
-  static var innermostAction: Action { get }
-}
-
-struct W11Leaf: W11Level {
+/// W11 (a): a chain of 10 features, each presenting the next (concrete types, as W2's levels
+/// are: a key path literal in a generic feature is instantiated at run time on every action).
+struct W11Leaf: Reducer {
   struct State: Sendable { var count = 0 }
   enum Action: Sendable { case increment }
-
-  static var allPresented: State { State() }
-  static var innermostAction: Action { .increment }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     state.count += 1
@@ -71,35 +61,159 @@ struct W11Leaf: W11Level {
   }
 }
 
-struct W11Presenting<Child: W11Level>: W11Level {
-  struct State: Sendable {
-    @Presents var child: Child.State?
-  }
-  enum Action: Sendable { case child(PresentationAction<Child.Action>) }
+struct W11Level10: Reducer {
+  struct State: Sendable { @Presents var child: W11Leaf.State? = W11Leaf.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Leaf.Action>) }
 
-  static var allPresented: State { State(child: Child.allPresented) }
-  static var innermostAction: Action { .child(.presented(Child.innermostAction)) }
+  static var allPresented: State { State() }
 
   var body: some ReducerOf<Self> {
     EmptyReducer()
       .ifLet(
         \.$child,
         action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
-      ) { Child() }
+      ) { W11Leaf() }
   }
 }
 
-typealias W11Chain = W11Presenting<
-  W11Presenting<
-    W11Presenting<
-      W11Presenting<
-        W11Presenting<
-          W11Presenting<W11Presenting<W11Presenting<W11Presenting<W11Presenting<W11Leaf>>>>>
-        >
-      >
-    >
-  >
->
+struct W11Level9: Reducer {
+  struct State: Sendable { @Presents var child: W11Level10.State? = W11Level10.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level10.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level10() }
+  }
+}
+
+struct W11Level8: Reducer {
+  struct State: Sendable { @Presents var child: W11Level9.State? = W11Level9.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level9.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level9() }
+  }
+}
+
+struct W11Level7: Reducer {
+  struct State: Sendable { @Presents var child: W11Level8.State? = W11Level8.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level8.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level8() }
+  }
+}
+
+struct W11Level6: Reducer {
+  struct State: Sendable { @Presents var child: W11Level7.State? = W11Level7.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level7.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level7() }
+  }
+}
+
+struct W11Level5: Reducer {
+  struct State: Sendable { @Presents var child: W11Level6.State? = W11Level6.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level6.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level6() }
+  }
+}
+
+struct W11Level4: Reducer {
+  struct State: Sendable { @Presents var child: W11Level5.State? = W11Level5.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level5.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level5() }
+  }
+}
+
+struct W11Level3: Reducer {
+  struct State: Sendable { @Presents var child: W11Level4.State? = W11Level4.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level4.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level4() }
+  }
+}
+
+struct W11Level2: Reducer {
+  struct State: Sendable { @Presents var child: W11Level3.State? = W11Level3.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level3.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level3() }
+  }
+}
+
+struct W11Level1: Reducer {
+  struct State: Sendable { @Presents var child: W11Level2.State? = W11Level2.allPresented }
+  enum Action: Sendable { case child(PresentationAction<W11Level2.Action>) }
+
+  static var allPresented: State { State() }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Level2() }
+  }
+}
+
+extension W11Leaf {
+  static var allPresented: State { State() }
+}
 
 /// W11 (c): a child that starts one effect running until it is cancelled, presented and
 /// dismissed.
@@ -137,8 +251,10 @@ struct W11Cycle: Reducer {
 @MainActor
 func runW11Presentation(scale: Int) async {
   let count = 200_000 / scale
-  let chain = Store(initialState: W11Chain.allPresented) { W11Chain() }
-  let action = W11Chain.innermostAction
+  let chain = Store(initialState: W11Level1.allPresented) { W11Level1() }
+  let action = W11Level1.Action.child(.presented(.child(.presented(.child(.presented(
+    .child(.presented(.child(.presented(.child(.presented(.child(.presented(.child(.presented(
+      .child(.presented(.child(.presented(.increment))))))))))))))))))))
   let perAction = median {
     for _ in 0..<count { chain.send(action) }
   }

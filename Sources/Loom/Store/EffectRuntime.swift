@@ -159,6 +159,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
         entry.isCancelled = true
       }
       if kind == .sequence { state.sequenceCount += 1 }
+      if !entry.isCancelled, !path.components.isEmpty { state.uncancelledPaths[id] = path }
       state.entries[id] = entry
       for key in keys { state.idsByKey[key, default: []].append(id) }
       return (id, state.activityHandler)
@@ -210,6 +211,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     var entry: Entry?
     let handler = state.withLock { state -> ActivityHandler? in
       entry = state.entries.removeValue(forKey: id)
+      if entry?.path.components.isEmpty == false { state.uncancelledPaths.removeValue(forKey: id) }
       if let keys = entry?.keys, !keys.isEmpty { state.removeKeys(keys, id: id) }
       if entry?.kind == .sequence { state.sequenceCount -= 1 }
       return state.activityHandler
@@ -267,7 +269,13 @@ final class EffectRuntime<Action: Sendable>: Sendable {
       }
     }
     let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
-      var ids = state.entries.compactMap { $0.value.path.hasPrefix(path) ? $0.key : nil }
+      // Only the effects not cancelled yet: cancelled ones wait for their tasks to end, and a
+      // burst of them (dismissed before the main actor ran them) would make every cancel scan
+      // them all. An effect of the root (an empty path) is under no path but the root's.
+      var ids =
+        path.components.isEmpty
+        ? state.entries.compactMap { $0.value.isCancelled ? nil : $0.key }
+        : state.uncancelledPaths.compactMap { $0.value.hasPrefix(path) ? $0.key : nil }
       var tasks = ids.compactMap { state.markCancelled($0) }
       state.cancelSteps(of: &ids, tasks: &tasks)
       return (ids, tasks)
@@ -477,12 +485,15 @@ struct EffectBook: Sendable {
   var activityHandler: ActivityHandler?
   var entries: [UInt64: EffectEntry] = [:]
   var idsByKey: [CancelKey: [UInt64]] = [:]
+  /// The paths of the entries below the root not cancelled yet, for a cancel by path.
+  var uncancelledPaths: [UInt64: ReducerPath] = [:]
   /// The number of sequences in `entries`: while there are none, a cancel has no steps to reach.
   var sequenceCount = 0
 
   /// Marks an entry cancelled and returns its task to cancel outside the lock.
   mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
     guard let index = entries.index(forKey: id) else { return nil }
+    uncancelledPaths.removeValue(forKey: id)
     return Self.markCancelled(&entries.values[index])
   }
 

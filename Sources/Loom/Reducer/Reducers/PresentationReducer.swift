@@ -139,11 +139,15 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     _ child: Child, _ action: Child.Action, on presentation: inout PresentationState<Child.State>
   ) -> (Effect<Child.Action>, PresentationID)? {
     guard var value = presentation.storage else { return nil }
-    let identity = PresentationState<Child.State>.identity(of: value)
+    // Whether the child switched its identity (its case) matters only to effects already
+    // running, which a new identity cancels: the identity (a reflection of the value) is read
+    // only then.
+    let identity =
+      presentation.runningID == nil ? nil : PresentationState<Child.State>.identity(of: value)
     presentation.storage = nil
     let effect = child.reduce(into: &value, action: action)
     presentation.storage = value
-    presentation.childDidRun(from: identity)
+    if let identity { presentation.childDidRun(from: identity) }
     guard let id = presentation.presentationID else { return nil }
     if !effect.isNone { presentation.runningID = id }
     return (effect, id)
