@@ -75,7 +75,7 @@ extension ButtonState: Hashable where Action: Hashable {}
 extension ButtonState: Sendable where Action: Sendable {}
 
 /// A presented value whose actions need no reducer of their own: an alert or a dialog, which a
-/// button's action dismisses.
+/// button's action dismisses (after the parent saw it).
 public protocol _DismissedByItsActions {}
 extension AlertState: _DismissedByItsActions {}
 extension ConfirmationDialogState: _DismissedByItsActions {}
@@ -110,11 +110,9 @@ extension Reducer {
   }
 }
 
-/// A presented feature's reducer after each of whose actions the presentation ends.
-public protocol _DismissedAfterEachAction {}
-
-/// The reducer of an alert or a dialog: any of its actions dismisses it.
-public struct _DismissingReducer<State, Action: Sendable>: Reducer, _DismissedAfterEachAction {
+/// The reducer of an alert or a dialog: it does nothing, and the presentation ends after each
+/// of its actions (the presented value is ``_DismissedByItsActions``).
+public struct _DismissingReducer<State, Action: Sendable>: Reducer {
   @inlinable
   public init() {}
 

@@ -66,40 +66,44 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let presentationAction = toPresentationAction.extract(from: action)
-    // Effects of a presentation that ended without this reducer (an ancestor set the state).
-    let ended = Self.endedWithoutUs(&state[keyPath: toPresentationState])
-    let before = state[keyPath: toPresentationState].presentationID
-    var childEffect = Effect<Parent.Action>.none
-    if case .presented(let childAction)? = presentationAction {
-      // An action that comes as the effects of an ended presentation are found still running
-      // is one of theirs, sent before they were cancelled: dropped.
-      if ended == nil {
-        childEffect = reduceChild(childAction, in: &state, parentAction: action)
-      }
-    }
+    // Two accesses of the presentation, one before the parent's reducer and one after: each
+    // access through the key path of a property wrapper's projection copies the presented
+    // value in and out.
+    let (ended, before, childEffect) = reduceChild(
+      presentationAction, in: &state[keyPath: toPresentationState], parentAction: action)
     let parentEffect = parent.reduce(into: &state, action: action)
+    let ends: Bool
     switch presentationAction {
     case .dismiss?:
-      state[keyPath: toPresentationState].wrappedValue = nil
-    case .presented? where Child.self is any _DismissedAfterEachAction.Type:
+      ends = true
+    case .presented?:
       // An alert's or a dialog's button: handled by the parent, it ends the presentation.
-      state[keyPath: toPresentationState].wrappedValue = nil
-    case .presented?, nil:
-      break
+      ends = Child.State.self is any _DismissedByItsActions.Type
+    case nil:
+      ends = false
     }
-    let after = state[keyPath: toPresentationState].presentationID
     var cancellations = ended.map { [$0] } ?? []
-    if let before, before != after {
-      cancellations.append(before)
-      if state[keyPath: toPresentationState].runningID == before {
-        state[keyPath: toPresentationState].runningID = nil
-      }
+    if let changed = Self.end(&state[keyPath: toPresentationState], if: ends, since: before) {
+      cancellations.append(changed)
     }
     guard !cancellations.isEmpty else {
       return childEffect.isNone ? parentEffect : .merge(childEffect, parentEffect)
     }
     return .merge(
       childEffect, parentEffect, ._cancelElements(cancellations, at: toPresentationState))
+  }
+
+  /// After the parent's reducer: ends the presentation if `ends`, and returns `before` if the
+  /// presentation is not that one any more (its effects are to be cancelled).
+  @inlinable
+  static func end(
+    _ presentation: inout PresentationState<Child.State>, if ends: Bool,
+    since before: PresentationID?
+  ) -> PresentationID? {
+    if ends { presentation.wrappedValue = nil }
+    guard let before, before != presentation.presentationID else { return nil }
+    if presentation.runningID == before { presentation.runningID = nil }
+    return before
   }
 
   /// The presentation whose effects ran and that is not the one presented any more, if any;
@@ -115,21 +119,32 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return running
   }
 
+  /// Before the parent's reducer: the presentation an ancestor ended whose effects still run
+  /// (forgotten), the presentation's identity now, and the child's effects for a
+  /// ``PresentationAction/presented(_:)`` action. An action that comes as the effects of an
+  /// ended presentation are found still running is one of theirs, sent before they were
+  /// cancelled: dropped.
   @inlinable
   func reduceChild(
-    _ childAction: Child.Action, in state: inout Parent.State, parentAction: Parent.Action
-  ) -> Effect<Parent.Action> {
-    guard let (effect, id) = Self.run(child, childAction, on: &state[keyPath: toPresentationState])
-    else {
-      _reportMissingChild(action: parentAction)
-      return .none
+    _ presentationAction: PresentationAction<Child.Action>?,
+    in presentation: inout PresentationState<Child.State>, parentAction: Parent.Action
+  ) -> (ended: PresentationID?, before: PresentationID?, effect: Effect<Parent.Action>) {
+    let ended = Self.endedWithoutUs(&presentation)
+    let before = presentation.presentationID
+    guard case .presented(let childAction)? = presentationAction, ended == nil else {
+      return (ended, before, .none)
     }
-    if effect.isNone { return .none }
+    guard let (effect, id) = Self.run(child, childAction, on: &presentation) else {
+      _reportMissingChild(action: parentAction)
+      return (ended, before, .none)
+    }
+    if effect.isNone { return (ended, before, .none) }
     let embed = toPresentationAction._embed
-    return Effect._lift(
+    let lifted = Effect._lift(
       effect, embed: { embed(.presented($0)) }, at: toPresentationState, id: id
     )
     ._dismissing(with: embed(.dismiss))
+    return (ended, before, lifted)
   }
 
   /// Runs the child on the presented value in place, and notes that the presentation's effects
