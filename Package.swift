@@ -89,7 +89,7 @@ let package = Package(
     // checks that the guides show exactly these snippets.
     .testTarget(
       name: "DocSnippetTests",
-      dependencies: ["Loom", "LoomTesting", "Notifications", "NotificationClients"]
+      dependencies: ["Loom", "LoomTesting", "Notifications", "NotificationClients", "AppShell"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -2,9 +2,10 @@ import Foundation
 import Loom
 import Notifications
 
-/// The app shell that hosts the notification center: tabs, a badge from the unread count,
-/// routing of the feature's delegate actions to a tab and a selected contact, alert or ping, and
-/// what the feature asks to show: a queue of banners (the first is shown until
+/// The app shell that hosts the notification center: tabs, a badge from the unread count, a
+/// navigation stack onto which a tapped notification pushes the screen of what it is about
+/// (``DetailFeature``), the preferences sheet and clear-all's confirmation (each presentation
+/// state), and what the feature asks to show: a queue of banners (the first is shown until
 /// ``Action/bannerDismissed``) and the current error (the newest the feature reported, a push it
 /// could not read included, until the feature's `dismissError`). Shells render this state and
 /// only send actions.
@@ -23,9 +24,12 @@ public struct AppFeature: Reducer {
     public var notifications: NotificationFeature.State
     /// The unread count, for the notifications tab's badge.
     public var unreadCount = 0
-    public var selectedContactID: String?
-    public var selectedAlertID: String?
-    public var selectedPingID: String?
+    /// The screens pushed over the tabs: one per notification tapped, and a ping's contact.
+    public var path = StackState<DetailFeature.State>()
+    /// The preferences sheet, while it is shown.
+    @Presents public var preferencesSheet: PreferencesSheet.State?
+    /// Clear-all's question, while it is asked.
+    @Presents public var confirmation: ConfirmationDialogState<Action.Confirmation>?
     /// Whether the shell has launched and can route taps.
     public var isReady = false
     /// Taps that arrived before the shell was ready, handled once it is.
@@ -85,9 +89,29 @@ public struct AppFeature: Reducer {
     /// The person dismissed the banner shown; the next one in the queue shows.
     case bannerDismissed
     case pushTapped(Data)
+    case preferencesTapped
+    /// The person asked to delete every notification: the shell asks first.
+    case clearAllTapped
     case notifications(NotificationFeature.Action)
     case pushRegistration(PushRegistrationFeature.Action)
+    case path(StackActionOf<DetailFeature>)
+    case preferencesSheet(PresentationAction<PreferencesSheet.Action>)
+    case confirmation(PresentationAction<Confirmation>)
+
+    /// The buttons of clear-all's confirmation that do something (cancel only dismisses it).
+    public enum Confirmation: Sendable, Equatable {
+      case clearAll
+    }
   }
+
+  /// Clear-all's question.
+  public static let clearAllConfirmation = ConfirmationDialogState<Action.Confirmation>(
+    titleVisibility: .visible, title: "Delete all notifications?",
+    message: "They are deleted on every device.",
+    buttons: [
+      ButtonState(role: .destructive, action: .clearAll, label: "Delete All"),
+      ButtonState(role: .cancel, label: "Cancel"),
+    ])
 
   public init() {}
 
@@ -123,6 +147,21 @@ public struct AppFeature: Reducer {
         }
         return .send(.notifications(.notificationResponse(payload)))
 
+      case .preferencesTapped:
+        state.preferencesSheet = PreferencesSheet.State()
+        return .send(.notifications(.preferences(.onAppear)))
+
+      case .clearAllTapped:
+        state.confirmation = Self.clearAllConfirmation
+        return .none
+
+      case .confirmation(.presented(.clearAll)):
+        return .send(.notifications(.clearAll))
+
+      case .path(.element(id: _, action: .delegate(.openContact(let contactID)))):
+        state.path.append(.contact(contactID: contactID))
+        return .none
+
       case .notifications(.delegate(let delegate)):
         route(delegate, in: &state)
         return .none
@@ -131,24 +170,23 @@ public struct AppFeature: Reducer {
         state.error = nil
         return .none
 
-      case .notifications, .pushRegistration:
+      case .notifications, .pushRegistration, .path, .preferencesSheet, .confirmation:
         return .none
       }
     }
+    .forEach(\.path, action: .path) { DetailFeature() }
+    .ifLet(\.$preferencesSheet, action: .preferencesSheet) { PreferencesSheet() }
+    .ifLet(\.$confirmation, action: .confirmation)
   }
 
   func route(_ delegate: NotificationFeature.Action.Delegate, in state: inout State) {
     switch delegate {
     case .navigateToContact(let contactID):
-      state.selectedTab = .contacts
-      state.selectedContactID = contactID
+      state.path.append(.contact(contactID: contactID))
     case .navigateToAlert(let alertID):
-      state.selectedTab = .home
-      state.selectedAlertID = alertID
+      state.path.append(.alert(alertID: alertID))
     case .navigateToPing(let pingID, let contactID):
-      state.selectedTab = .contacts
-      state.selectedContactID = contactID
-      state.selectedPingID = pingID
+      state.path.append(.ping(pingID: pingID, contactID: contactID))
     case .unreadCountChanged(let count):
       state.unreadCount = count
     case .presentBanner(let notification, let options):
@@ -176,5 +214,24 @@ extension CasePath where Root == AppFeature.Action, Value == PushRegistrationFea
     Self(AppFeature.Action.pushRegistration) {
       if case .pushRegistration(let action) = $0 { action } else { nil }
     }
+  }
+}
+
+extension CasePath where Root == AppFeature.Action {
+  /// The stack's actions inside the app's.
+  public static var path: CasePath<Root, StackActionOf<DetailFeature>> {
+    .init(Root.path) { if case .path(let action) = $0 { action } else { nil } }
+  }
+
+  /// The preferences sheet's actions inside the app's.
+  public static var preferencesSheet: CasePath<Root, PresentationAction<PreferencesSheet.Action>> {
+    .init(Root.preferencesSheet) {
+      if case .preferencesSheet(let action) = $0 { action } else { nil }
+    }
+  }
+
+  /// Clear-all's confirmation's actions inside the app's.
+  public static var confirmation: CasePath<Root, PresentationAction<Root.Confirmation>> {
+    .init(Root.confirmation) { if case .confirmation(let action) = $0 { action } else { nil } }
   }
 }

@@ -133,11 +133,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     let app = session.store.state
     switch session.feature.lastTap {
     case .navigated?:
-      let selection = [
-        app.selectedContactID.map { "contact \($0)" }, app.selectedAlertID.map { "alert \($0)" },
-        app.selectedPingID.map { "ping \($0)" },
-      ].compactMap { $0 }.joined(separator: ", ")
-      return "Opened the \(app.selectedTab.rawValue) tab: \(selection)"
+      return "Opened \(app.path.last.map(Renderer.screen) ?? "nothing")"
     case .nothingToOpen?:
       return "Marked \(id) read; it has nothing to open."
     case .notFound?, nil:

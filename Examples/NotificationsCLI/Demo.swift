@@ -73,13 +73,7 @@ func runDemo(renderer: Renderer, trace: Bool) async throws(CLIError) {
 
   story.section("The person taps the push")
   await app.send(.notificationTapped("push-1"))
-  let shell = app.store.state
-  let selection = [
-    shell.selectedContactID.map { "contact \($0)" }, shell.selectedAlertID.map { "alert \($0)" },
-    shell.selectedPingID.map { "ping \($0)" },
-  ].compactMap { $0 }
-  let selected = selection.isEmpty ? "nothing selected" : selection.joined(separator: ", ")
-  story.say("The app shows the \(shell.selectedTab.rawValue) tab: \(selected).")
+  story.say("The app shows \(app.store.state.path.last.map(Renderer.screen) ?? "no screen").")
   story.say("push-1 is \(story.readState("push-1", in: app)): \(story.counts(app)).")
   story.error(app)
 

@@ -100,6 +100,15 @@ struct Renderer {
     }
   }
 
+  /// The screen the app shell pushed: "ping p1 of contact c1".
+  static func screen(_ screen: DetailFeature.State) -> String {
+    switch screen {
+    case .contact(let contactID): "contact \(contactID)"
+    case .alert(let alertID): "alert \(alertID)"
+    case .ping(let pingID, let contactID): "ping \(pingID) of contact \(contactID)"
+    }
+  }
+
   func describe(_ entity: NotificationFeature.Entity) -> String {
     switch entity {
     case .contact(let id): "contact \(id)"

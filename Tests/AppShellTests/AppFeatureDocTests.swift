@@ -20,4 +20,17 @@ struct AppFeatureDocTests {
       #expect(store.state.selectedTab == .contacts)
     }
   }
+
+  /// `DetailFeature`'s snippet: a screen on the stack closes itself.
+  @Test func theDocumentedScreenClosesItself() async {
+    var state = AppFeature.State()
+    state.path = [.alert(alertID: "a1")]
+    let store = Store(initialState: state) { AppFeature() }
+    // snippet: DetailFeature
+    store.send(.path(.element(id: 0, action: .closeTapped)))
+    // snippet: end
+    // The screen's effect pops it: a few turns of the main actor.
+    for _ in 0..<1_000 where !store.state.path.isEmpty { await Task.yield() }
+    #expect(store.state.path.isEmpty)
+  }
 }

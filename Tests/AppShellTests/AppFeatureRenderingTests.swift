@@ -118,7 +118,7 @@ struct AppFeatureRenderingTests {
     await store.send(.notifications(.dismissError)) { $0.error = nil }
   }
 
-  @Test func aTappedContactPushOpensTheContactsTabOnThatContact() async {
+  @Test func aTappedContactPushPushesTheContactsScreen() async {
     let added = NotificationData(
       id: "n3", type: .added, title: "Added", message: "Ada", timestamp: AppFeatureTests.now,
       isRead: true, target: .contact(contactID: "c2"))
@@ -132,12 +132,11 @@ struct AppFeatureRenderingTests {
       $0.notifications.lastTap = .navigated(id: "n3")
     }
     await store.receive(.notifications(.delegate(.navigateToContact(contactID: "c2")))) {
-      $0.selectedTab = .contacts
-      $0.selectedContactID = "c2"
+      $0.path.append(.contact(contactID: "c2"))
     }
   }
 
-  @Test func aTappedAlertPushOpensTheHomeTabOnThatAlert() async {
+  @Test func aTappedAlertPushPushesTheAlertsScreenOverTheTabShown() async {
     let alert = NotificationData(
       id: "n2", type: .alert, title: "Alert", message: "Smoke", timestamp: AppFeatureTests.now,
       isRead: true, target: .alert(alertID: "a1"))
@@ -152,8 +151,7 @@ struct AppFeatureRenderingTests {
       $0.notifications.lastTap = .navigated(id: "n2")
     }
     await store.receive(.notifications(.delegate(.navigateToAlert(alertID: "a1")))) {
-      $0.selectedTab = .home
-      $0.selectedAlertID = "a1"
+      $0.path.append(.alert(alertID: "a1"))
     }
   }
 }

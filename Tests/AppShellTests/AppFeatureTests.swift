@@ -47,7 +47,7 @@ struct AppFeatureTests {
     return store
   }
 
-  @Test func aTappedPingOpensTheContactsTabOnThatPing() async {
+  @Test func aTappedPingPushesThePingsScreen() async {
     // Holds the answer until what the tap did at once is asserted.
     let answer = AsyncStream<Void>.makeStream()
     let store = makeStore {
@@ -60,9 +60,7 @@ struct AppFeatureTests {
       $0.notifications.lastTap = .navigated(id: "n1")
     }
     await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))) {
-      $0.selectedTab = .contacts
-      $0.selectedContactID = "c1"
-      $0.selectedPingID = "p1"
+      $0.path.append(.ping(pingID: "p1", contactID: "c1"))
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
     #expect(store.state.badgeText == "")
@@ -84,7 +82,7 @@ struct AppFeatureTests {
     #expect(store.state.badgeText == "")
   }
 
-  @Test func aTappedAlertOpensTheHomeTabOnThatAlert() async {
+  @Test func aTappedAlertPushesTheAlertsScreen() async {
     let alert = NotificationData(
       id: "n2", type: .alert, title: "Alert", message: "Smoke", timestamp: Self.now,
       isRead: true, target: .alert(alertID: "a1"))
@@ -93,12 +91,11 @@ struct AppFeatureTests {
       $0.notifications.lastTap = .navigated(id: "n2")
     }
     await store.receive(.notifications(.delegate(.navigateToAlert(alertID: "a1")))) {
-      $0.selectedTab = .home
-      $0.selectedAlertID = "a1"
+      $0.path.append(.alert(alertID: "a1"))
     }
   }
 
-  @Test func aTappedContactNotificationOpensTheContactsTabOnThatContact() async {
+  @Test func aTappedContactNotificationPushesTheContactsScreenOverTheTabShown() async {
     let added = NotificationData(
       id: "n3", type: .added, title: "Added", message: "Ada", timestamp: Self.now,
       isRead: true, target: .contact(contactID: "c2"))
@@ -109,8 +106,7 @@ struct AppFeatureTests {
       $0.notifications.lastTap = .navigated(id: "n3")
     }
     await store.receive(.notifications(.delegate(.navigateToContact(contactID: "c2")))) {
-      $0.selectedTab = .contacts
-      $0.selectedContactID = "c2"
+      $0.path.append(.contact(contactID: "c2"))
     }
   }
 
@@ -147,9 +143,7 @@ struct AppFeatureTests {
       $0.pushRegistration.phase = .requestingAuthorization
     }
     await store.receive(.notifications(.delegate(.navigateToPing(pingID: "p1", contactID: "c1")))) {
-      $0.selectedTab = .contacts
-      $0.selectedContactID = "c1"
-      $0.selectedPingID = "p1"
+      $0.path.append(.ping(pingID: "p1", contactID: "c1"))
     }
     await store.receive(.notifications(.delegate(.unreadCountChanged(0)))) { $0.unreadCount = 0 }
     await store.receive(.pushRegistration(.authorizationResolved(.denied))) {

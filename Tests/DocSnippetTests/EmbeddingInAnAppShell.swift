@@ -7,6 +7,7 @@ import Loom
 import NotificationClients
 import Notifications
 // snippet: hide
+import AppShell
 import Testing
 
 #if canImport(SwiftUI)
@@ -52,19 +53,23 @@ func markAsRead(_ id: String, in inbox: LocalInbox) async -> [String] {
 
 // snippet: swiftui-shell
 struct NotificationsView: View {
-  let store: Store<NotificationFeature.State, NotificationFeature.Action>
+  let store: StoreOf<AppShell.AppFeature>
 
   var body: some View {
-    List(store.state.filteredNotifications) { notification in
-      Button(notification.title) { store.send(.notificationTapped(notification.id)) }
-        .badge(notification.isRead ? 0 : 1)
+    List(store.notifications.filteredNotifications) { notification in
+      Button(notification.title) {
+        store.send(.notifications(.notificationTapped(notification.id)))
+      }
+      .badge(notification.isRead ? 0 : 1)
     }
-    .onAppear { store.send(.onAppear) }
-    .onDisappear { store.send(.onDisappear) }
+    .onAppear { store.send(.notifications(.onAppear)) }
+    .onDisappear { store.send(.notifications(.onDisappear)) }
     .sheet(isPresented: Binding(
-      get: { store.state.isPreferencesPresented },
-      set: { store.send(.setPreferencesPresented($0)) })) {
-      PreferencesView(store: store.scope(state: \.preferences, action: .preferences))
+      get: { store.preferencesSheet != nil },
+      set: { if !$0 { store.send(.preferencesSheet(.dismiss)) } })) {
+      PreferencesView(
+        store: store.scope(state: \.notifications, action: .notifications)
+          .scope(state: \.preferences, action: .preferences))
     }
   }
 }

@@ -273,7 +273,7 @@ struct CLITests {
     let shown = try await cli("show", "p1").output
     #expect(shown.contains("opens:     ping x of contact c7"))
     let tapped = try await cli("tap", "p1").output
-    #expect(tapped == "Opened the contacts tab: contact c7, ping x\n")
+    #expect(tapped == "Opened ping x of contact c7\n")
   }
 
   @Test func openMarksEverythingAboutAnEntityReadAndListHighlightsEntities() async throws {
@@ -1229,7 +1229,7 @@ struct CLITests {
     for line in [
       "Banner: Ping from Grace — Are you there?",
       "push-1 is listed first: 6 notifications, 6 unread; the badge shows 6.",
-      "The app shows the contacts tab: contact c1, ping p9.",
+      "The app shows ping p9 of contact c1.",
       "push-1 is read: 6 notifications, 5 unread.",
       "6 notifications, 0 unread; no badge.",
       "The server answers. Error shown: The server refused the request (400).",

@@ -305,10 +305,6 @@ extension NotificationFeature {
       state.error = nil
       return .none
 
-    case .setPreferencesPresented(let isPresented):
-      state.isPreferencesPresented = isPresented
-      return isPresented ? .send(.preferences(.onAppear)) : .none
-
     case .preferences(let action):
       return preferences(action, in: &state)
 

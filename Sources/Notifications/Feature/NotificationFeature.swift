@@ -50,8 +50,9 @@ public struct NotificationFeature: Reducer {
     public var unreadOnly = false
     /// The preferences: muted types (saved, and restored by the launch) and the OS
     /// authorization (read by the launch).
+    /// Whether a sheet shows them is the shell's: `preferences(.onAppear)` reads the OS
+    /// authorization again when it does.
     public var preferences = NotificationPreferencesFeature.State()
-    public var isPreferencesPresented = false
     /// Whether the app is in the foreground (banners are only for foreground pushes).
     public var isInForeground = true
     /// What the last tap did, for a shell to show when it opened nothing.
@@ -299,7 +300,6 @@ public struct NotificationFeature: Reducer {
     case foregroundChanged(Bool)
 
     case dismissError
-    case setPreferencesPresented(Bool)
     case preferences(NotificationPreferencesFeature.Action)
     case delegate(Delegate)
 

@@ -172,9 +172,10 @@ struct NotificationFeatureLifecycleTests {
     await Ported.leave(store)
   }
 
-  /// The muted types are read at launch; presenting the preferences reads the OS authorization
-  /// again (the person may have allowed notifications in the system's settings meanwhile).
-  @Test func presentingThePreferencesReadsTheAuthorizationAgain() async throws {
+  /// The muted types are read at launch; the preferences' `onAppear` (a shell sends it when it
+  /// presents them) reads the OS authorization again (the person may have allowed
+  /// notifications in the system's settings meanwhile).
+  @Test func thePreferencesAppearingReadsTheAuthorizationAgain() async throws {
     let settings = SettingsClient.inMemory()
     let muted: [NotificationType] = [.role]
     try await settings.save(muted, forKey: NotificationPreferencesFeature.settingsKey)
@@ -189,12 +190,10 @@ struct NotificationFeatureLifecycleTests {
     #expect(store.state.preferences.muted == [.role])
     store.exhaustivity = .on
     authorization.withLock { $0 = .authorized }
-    await store.send(.setPreferencesPresented(true)) { $0.isPreferencesPresented = true }
-    await store.receive(.preferences(.onAppear))
+    await store.send(.preferences(.onAppear))
     await store.receive(.preferences(.authorizationChanged(.authorized))) {
       $0.preferences.authorization = .authorized
     }
-    await store.send(.setPreferencesPresented(false)) { $0.isPreferencesPresented = false }
     await Ported.leave(store)
   }
 
