@@ -8,7 +8,13 @@ extension Mirror {
   /// generates is cleaned up: `_$observationRegistrar` is dropped and `_count` reads `count`.
   var loomFields: [Field] {
     var fields = superclassMirror?.loomFields ?? []
-    fields += children.map { (label: Self.visibleLabel($0.label), value: $0.value) }
+    fields += children.map { child in
+      // `@Presents var alert` is stored as `_alert`: named as its feature names it.
+      if let label = child.label, label.hasPrefix("_"), child.value is any _PresentationStateProtocol {
+        return (label: String(label.dropFirst()), value: child.value)
+      }
+      return (label: Self.visibleLabel(child.label), value: child.value)
+    }
     guard fields.contains(where: { $0.label == "_$observationRegistrar" }) else { return fields }
     return fields.compactMap { field in
       guard let label = field.label, label.hasPrefix("_") else { return field }

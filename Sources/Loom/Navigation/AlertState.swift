@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An alert to present: a title, a message and buttons, each with a role and the action it
 /// sends. A value, so a test asserts the alert a feature shows, and sends its buttons' actions.
 ///
@@ -13,24 +15,45 @@
 ///     ButtonState(role: .cancel, label: "Cancel"),
 ///   ])
 /// ```
-public struct AlertState<Action> {
+///
+/// Each alert made has an identity of its own (``id``; copies share it), so a parent that
+/// answers a button by presenting another alert presents a new one. Two alerts are equal when
+/// their content is.
+public struct AlertState<Action>: Identifiable {
+  public let id: AlertStateID
   public var title: String
   public var message: String?
   public var buttons: [ButtonState<Action>]
 
   public init(title: String, message: String? = nil, buttons: [ButtonState<Action>] = []) {
+    self.id = AlertStateID()
     self.title = title
     self.message = message
     self.buttons = buttons
   }
 }
 
+/// The identity of an alert or a confirmation dialog: each one made has its own.
+public struct AlertStateID: Hashable, Sendable, CustomStringConvertible {
+  let rawValue: UInt64
+
+  init() {
+    rawValue = alerts.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+
+  public var description: String { "#\(rawValue)" }
+}
+
+private let alerts = Atomic<UInt64>(0)
+
 /// A confirmation dialog to present (an action sheet): like ``AlertState``, with whether its
 /// title shows.
-public struct ConfirmationDialogState<Action> {
+public struct ConfirmationDialogState<Action>: Identifiable {
   /// Whether the dialog shows its title.
   public enum TitleVisibility: Sendable, Hashable { case automatic, visible, hidden }
 
+  /// The dialog's identity: each one made has its own (copies share it).
+  public let id: AlertStateID
   public var titleVisibility: TitleVisibility
   public var title: String
   public var message: String?
@@ -40,6 +63,7 @@ public struct ConfirmationDialogState<Action> {
     titleVisibility: TitleVisibility = .automatic, title: String, message: String? = nil,
     buttons: [ButtonState<Action>] = []
   ) {
+    self.id = AlertStateID()
     self.titleVisibility = titleVisibility
     self.title = title
     self.message = message
@@ -64,12 +88,50 @@ public struct ButtonState<Action> {
   }
 }
 
-extension AlertState: Equatable where Action: Equatable {}
-extension AlertState: Hashable where Action: Hashable {}
+// Equal by content: the identity tells presentations apart, not values a test spells out.
+extension AlertState: Equatable where Action: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.title == rhs.title && lhs.message == rhs.message && lhs.buttons == rhs.buttons
+  }
+}
+extension AlertState: Hashable where Action: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(title)
+    hasher.combine(message)
+    hasher.combine(buttons)
+  }
+}
 extension AlertState: Sendable where Action: Sendable {}
-extension ConfirmationDialogState: Equatable where Action: Equatable {}
-extension ConfirmationDialogState: Hashable where Action: Hashable {}
+extension AlertState: CustomReflectable {
+  public var customMirror: Mirror {
+    Mirror(self, children: ["title": title, "message": message as Any, "buttons": buttons])
+  }
+}
+extension ConfirmationDialogState: Equatable where Action: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.titleVisibility == rhs.titleVisibility && lhs.title == rhs.title
+      && lhs.message == rhs.message && lhs.buttons == rhs.buttons
+  }
+}
+extension ConfirmationDialogState: Hashable where Action: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(titleVisibility)
+    hasher.combine(title)
+    hasher.combine(message)
+    hasher.combine(buttons)
+  }
+}
 extension ConfirmationDialogState: Sendable where Action: Sendable {}
+extension ConfirmationDialogState: CustomReflectable {
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "titleVisibility": titleVisibility, "title": title, "message": message as Any,
+        "buttons": buttons,
+      ])
+  }
+}
 extension ButtonState: Equatable where Action: Equatable {}
 extension ButtonState: Hashable where Action: Hashable {}
 extension ButtonState: Sendable where Action: Sendable {}

@@ -17,9 +17,12 @@ import Synchronization
 ///
 /// Two presentation states are equal when their values are: the identity is the reducer's
 /// bookkeeping, not state a test spells out.
+///
+/// The value is stored out of line (copied on write, as an array's elements are), so a
+/// feature's state can present a feature of its own type: `@Presents var child: State?`.
 @propertyWrapper
 public struct PresentationState<State> {
-  @usableFromInline var storage: State?
+  @usableFromInline var box: _PresentationBox<State>
   /// The presentation's identity; `nil` while nothing is presented.
   @usableFromInline var presentationID: PresentationID?
   /// The presentation whose effects may be running: set by the reducer when it starts them,
@@ -28,8 +31,22 @@ public struct PresentationState<State> {
   @usableFromInline var runningID: PresentationID?
 
   public init(wrappedValue: State?) {
-    storage = wrappedValue
+    box = _PresentationBox(wrappedValue)
     presentationID = wrappedValue == nil ? nil : PresentationID()
+  }
+
+  /// The presented value, or `nil`, with no bookkeeping: written in place while this
+  /// presentation state is the only one holding it, else into a box of its own.
+  @inlinable
+  var storage: State? {
+    get { box.value }
+    set {
+      if isKnownUniquelyReferenced(&box) {
+        box.value = newValue
+      } else {
+        box = _PresentationBox(newValue)
+      }
+    }
   }
 
   /// The presented value, or `nil`. Setting a value of another identity than the one presented
@@ -95,11 +112,35 @@ public typealias Presents<State> = PresentationState<State>
 
 extension PresentationState: Equatable where State: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.storage == rhs.storage
+    lhs.box === rhs.box || lhs.storage == rhs.storage
   }
 }
 
 extension PresentationState: Sendable where State: Sendable {}
+
+/// What tells a presentation state apart in a mirror (a dump names `@Presents var alert` by
+/// `alert`, not by its storage, `_alert`).
+protocol _PresentationStateProtocol {}
+extension PresentationState: _PresentationStateProtocol {}
+
+/// The box a presentation state keeps its value in.
+public final class _PresentationBox<State> {
+  // No access overlaps another: every read and write is a whole-value copy, made through
+  // `PresentationState.storage` (never held across a call), so the run-time exclusivity check
+  // would only cost.
+  @exclusivity(unchecked) @usableFromInline var value: State?
+
+  @inlinable
+  init(_ value: State?) {
+    self.value = value
+  }
+}
+
+// Safe to send where the value is: a box is written only through `PresentationState.storage`,
+// in place only when `isKnownUniquelyReferenced` says no other presentation state holds it
+// (so no other thread can be reading it), and otherwise into a new box: once shared, a box is
+// never written again, as with an array's storage.
+extension _PresentationBox: @unchecked Sendable where State: Sendable {}
 
 extension PresentationState: CustomReflectable {
   public var customMirror: Mirror {

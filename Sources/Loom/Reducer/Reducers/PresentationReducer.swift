@@ -69,7 +69,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // Two accesses of the presentation, one before the parent's reducer and one after: each
     // access through the key path of a property wrapper's projection copies the presented
     // value in and out.
-    let (ended, before, childEffect) = reduceChild(
+    let (ended, before, childEffect, isAButton) = reduceChild(
       presentationAction, in: &state[keyPath: toPresentationState], parentAction: action)
     let parentEffect = parent.reduce(into: &state, action: action)
     let ends: Bool
@@ -78,7 +78,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       ends = true
     case .presented?:
       // An alert's or a dialog's button: handled by the parent, it ends the presentation.
-      ends = Child.State.self is any _DismissedByItsActions.Type
+      ends = isAButton
     case nil:
       ends = false
     }
@@ -93,14 +93,15 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       childEffect, parentEffect, ._cancelElements(cancellations, at: toPresentationState))
   }
 
-  /// After the parent's reducer: ends the presentation if `ends`, and returns `before` if the
-  /// presentation is not that one any more (its effects are to be cancelled).
+  /// After the parent's reducer: ends the presentation if `ends` (unless the parent already
+  /// presented another one, which stays), and returns `before` if the presentation is not that
+  /// one any more (its effects are to be cancelled).
   @inlinable
   static func end(
     _ presentation: inout PresentationState<Child.State>, if ends: Bool,
     since before: PresentationID?
   ) -> PresentationID? {
-    if ends { presentation.wrappedValue = nil }
+    if ends, presentation.presentationID == before { presentation.wrappedValue = nil }
     guard let before, before != presentation.presentationID else { return nil }
     if presentation.runningID == before { presentation.runningID = nil }
     return before
@@ -128,23 +129,39 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   func reduceChild(
     _ presentationAction: PresentationAction<Child.Action>?,
     in presentation: inout PresentationState<Child.State>, parentAction: Parent.Action
-  ) -> (ended: PresentationID?, before: PresentationID?, effect: Effect<Parent.Action>) {
+  ) -> (
+    ended: PresentationID?, before: PresentationID?, effect: Effect<Parent.Action>,
+    isAButton: Bool
+  ) {
     let ended = Self.endedWithoutUs(&presentation)
     let before = presentation.presentationID
     guard case .presented(let childAction)? = presentationAction, ended == nil else {
-      return (ended, before, .none)
+      return (ended, before, .none, false)
     }
+    // Read before the child runs: its value is an alert or a dialog, or an enum case of one.
+    let isAButton =
+      if let value = presentation.storage { Self.isDismissedByItsActions(value) } else { false }
     guard let (effect, id) = Self.run(child, childAction, on: &presentation) else {
       _reportMissingChild(action: parentAction)
-      return (ended, before, .none)
+      return (ended, before, .none, false)
     }
-    if effect.isNone { return (ended, before, .none) }
+    if effect.isNone { return (ended, before, .none, isAButton) }
     let embed = toPresentationAction._embed
     let lifted = Effect._lift(
       effect, embed: { embed(.presented($0)) }, at: toPresentationState, id: id
     )
     ._dismissing(with: embed(.dismiss))
-    return (ended, before, lifted)
+    return (ended, before, lifted, isAButton)
+  }
+
+  /// Whether the presented value's actions are its buttons, each of which ends the
+  /// presentation: an alert or a dialog, or a destination's case holding one.
+  @inlinable
+  static func isDismissedByItsActions(_ value: Child.State) -> Bool {
+    if Child.State.self is any _DismissedByItsActions.Type { return true }
+    // Only an enum's value is reflected (a struct's never: most presented features are).
+    guard isEnumType(Child.State.self) else { return false }
+    return Mirror(reflecting: value).children.first?.value is any _DismissedByItsActions
   }
 
   /// Runs the child on the presented value in place, and notes that the presentation's effects
@@ -159,6 +176,10 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // only then.
     let identity =
       presentation.runningID == nil ? nil : PresentationState<Child.State>.identity(of: value)
+    // Emptied first, so that while the child changes the value nothing else holds what the
+    // value holds (its own presentations' boxes included), and no level below copies its
+    // value. The box is shared with the copy a key path access made of this presentation
+    // state, so emptying it makes a box of its own: one allocation per level and action.
     presentation.storage = nil
     let effect = child.reduce(into: &value, action: action)
     presentation.storage = value
