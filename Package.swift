@@ -43,6 +43,12 @@ let package = Package(
       dependencies: ["Loom", "Notifications", "NotificationClients"],
       path: "Examples/AppShell"
     ),
+    // TCA's case studies written from scratch with Loom: each study is a reducer and its
+    // exhaustive test (Examples/CaseStudies/README.md has their sizes beside TCA's).
+    .target(
+      name: "CaseStudies", dependencies: ["Loom"], path: "Examples/CaseStudies",
+      exclude: ["README.md", "count-lines"]
+    ),
     .target(
       name: "NotificationServerCore",
       dependencies: ["Notifications", "NotificationClients"],
@@ -73,6 +79,7 @@ let package = Package(
       name: "NotificationClientsTests",
       dependencies: ["Loom", "Notifications", "NotificationClients", "NotificationServerCore"]
     ),
+    .testTarget(name: "CaseStudiesTests", dependencies: ["Loom", "LoomTesting", "CaseStudies"]),
     .testTarget(
       name: "AppShellTests",
       dependencies: ["Loom", "LoomTesting", "Notifications", "NotificationClients", "AppShell"]
