@@ -144,4 +144,15 @@ enum GuidePackageFiles {
     // snippet: end
     """#,
   ]
+
+  static let navigation = [
+    #"""
+    // snippet: navigation-test-imports
+    @testable import Library
+    import Loom
+    import LoomTesting
+    import Testing
+    // snippet: end
+    """#,
+  ]
 }

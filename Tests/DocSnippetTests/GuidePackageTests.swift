@@ -80,6 +80,18 @@ struct GuidePackageTests {
       ])
   }
 
+  @Test func navigationBuildsAndPassesItsTests() async throws {
+    let package = try GuidePackage.navigation.write()
+    try await GuidePackage.buildAndTest(
+      package,
+      expecting: [
+        "leavingABookBeforeItsPagesLoadCancelsTheLoad()",
+        "aBookIsDeletedOnlyOnceTheAlertIsConfirmed()",
+        "aScreenPopsItselfAndBackToTheListCancelsTheRest()",
+        "chaptersNestAsDeepAsTheReaderGoes()",
+      ])
+  }
+
   @Test func notificationFeatureBuildsAndPassesItsTests() async throws {
     let package = try GuidePackage.notificationFeature.write()
     try await GuidePackage.buildAndTest(
@@ -158,14 +170,12 @@ struct GuidePackage {
     guide: "Docs/ReducersAndComposition.md", folder: "Composition",
     files: [
       ("Sources/Composition/main.swift", ["README.md#tour-feature"]),
-      ("Sources/Composition/App.swift", ["app", "case-paths", "children", "case-path-chains", "bindings", "presentation", "stack"]),
+      ("Sources/Composition/App.swift", ["app", "case-paths", "children", "case-path-chains", "bindings"]),
     ],
     notInPackage: [
       "case-path-chain-use": "statements, in the test beside them",
       "bindings-test": "a test of the guide's feature; the package has no test target",
       "bindings-store": "statements on a store of the feature, in the test beside it",
-      "stack-test": "a test of the guide's feature; the package has no test target",
-      "presentation-test": "a test of the guide's feature; the package has no test target",
     ],
     products: ("Composition", ["Loom"]))
 
@@ -192,6 +202,20 @@ struct GuidePackage {
       ),
     ],
     products: ("Stopwatches", ["Loom"]))
+
+  static let navigation = GuidePackage(
+    guide: "Docs/Navigation.md", folder: "Library",
+    files: [
+      (
+        "Sources/Library/Library.swift",
+        ["book-detail", "library", "library-case-paths", "reading-list", "chapter"]
+      ),
+      (
+        "Tests/LibraryTests/LibraryTests.swift",
+        ["navigation-test-imports", "library-test", "reading-list-test", "chapter-test"]
+      ),
+    ],
+    products: ("Library", ["Loom"]))
 
   static let notificationFeature = GuidePackage(
     guide: "Docs/NotificationFeature.md", folder: "Inbox",
@@ -244,7 +268,7 @@ struct GuidePackage {
 
   static let all: [GuidePackage] = [
     .readme, .gettingStarted, .reducersAndComposition, .effectsAndCancellation, .dependencies,
-    .testing, .notificationFeature, .embeddingInAnAppShell,
+    .testing, .navigation, .notificationFeature, .embeddingInAnAppShell,
   ]
 
   /// The manifest of a package whose guide names its products in prose: a target with the
