@@ -145,6 +145,17 @@ enum GuidePackageFiles {
     """#,
   ]
 
+  static let migratingFromTCA = [
+    #"""
+    // snippet: ported-test-imports
+    @testable import Ported
+    import Loom
+    import LoomTesting
+    import Testing
+    // snippet: end
+    """#,
+  ]
+
   static let navigation = [
     #"""
     // snippet: navigation-test-imports

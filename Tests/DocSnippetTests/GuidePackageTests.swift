@@ -92,6 +92,11 @@ struct GuidePackageTests {
       ])
   }
 
+  @Test func migratingFromTCABuildsAndPassesItsTest() async throws {
+    let package = try GuidePackage.migratingFromTCA.write()
+    try await GuidePackage.buildAndTest(package, expecting: ["aFactAndItsAlert()"])
+  }
+
   @Test func notificationFeatureBuildsAndPassesItsTests() async throws {
     let package = try GuidePackage.notificationFeature.write()
     try await GuidePackage.buildAndTest(
@@ -217,6 +222,14 @@ struct GuidePackage {
     ],
     products: ("Library", ["Loom"]))
 
+  static let migratingFromTCA = GuidePackage(
+    guide: "Docs/MigratingFromTCA.md", folder: "Ported",
+    files: [
+      ("Sources/Ported/Tally.swift", ["ported-feature"]),
+      ("Tests/PortedTests/PortedTests.swift", ["ported-test-imports", "ported-test"]),
+    ],
+    products: ("Ported", ["Loom"]))
+
   static let notificationFeature = GuidePackage(
     guide: "Docs/NotificationFeature.md", folder: "Inbox",
     files: [
@@ -268,7 +281,7 @@ struct GuidePackage {
 
   static let all: [GuidePackage] = [
     .readme, .gettingStarted, .reducersAndComposition, .effectsAndCancellation, .dependencies,
-    .testing, .navigation, .notificationFeature, .embeddingInAnAppShell,
+    .testing, .navigation, .migratingFromTCA, .notificationFeature, .embeddingInAnAppShell,
   ]
 
   /// The manifest of a package whose guide names its products in prose: a target with the
