@@ -181,6 +181,7 @@ struct GuidePackage {
       "case-path-chain-use": "statements, in the test beside them",
       "bindings-test": "a test of the guide's feature; the package has no test target",
       "bindings-store": "statements on a store of the feature, in the test beside it",
+      "bindings-view": "a sketch; SwiftUI is not on every platform the tests run on",
     ],
     products: ("Composition", ["Loom"]))
 

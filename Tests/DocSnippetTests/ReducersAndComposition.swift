@@ -159,3 +159,21 @@ struct Settings: Reducer {
   #expect(name == "Ada")
   #expect(store.state.hasChanges)
 }
+
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
+// snippet: bindings-view
+struct SettingsView: View {
+  @Bindable var store: StoreOf<Settings>
+
+  var body: some View {
+    Form {
+      TextField("Name", text: $store.displayName)
+      Toggle("Notifications", isOn: $store.notificationsOn)
+      Button("Save") { store.send(.saveTapped) }
+    }
+  }
+}
+// snippet: end
