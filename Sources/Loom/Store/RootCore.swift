@@ -153,8 +153,6 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline let runtime = EffectRuntime<Action>()
   @usableFromInline let registrar = ObservationRegistrar()
   @usableFromInline let stateKeyPath: KeyPath<RootCore, State>
-  @usableFromInline
-  var scopedStores: [ScopeCacheKey: WeakStore] = [:]
 
   @usableFromInline
   init(initialState: State, reducer: R, dependencies: DependencyValues) {

@@ -24,6 +24,9 @@ public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let core: any StoreCore<State, Action>
   /// The send path, specialized for the root reducer in the module that created the store.
   @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
+  /// The stores scoped from this one that are alive, by their path: they leave with this store,
+  /// and a store that dies is dropped at the next scope after it.
+  @usableFromInline var scopedStores = ScopedStores()
 
   /// Creates a root store.
   ///
@@ -86,9 +89,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Returns a store for a child feature, whose state is read from this store's state and whose
   /// actions are sent through this store's reducer.
   ///
-  /// Scoped stores are cached: scoping the same key path twice returns the same store while it
-  /// is alive. The cache is keyed by the state key path and the child action type, so use one
-  /// case path per state key path.
+  /// Scoped stores are cached by the store they are scoped from: scoping the same key path twice
+  /// returns the same store while it is alive. The cache is keyed by the state key path and the
+  /// child action type, so use one case path per state key path.
   ///
   /// ```swift
   /// let counterStore = appStore.scope(state: \.counter, action: .counter)
@@ -101,11 +104,8 @@ public final class Store<State, Action: Sendable>: Observable {
     state toChildState: KeyPath<State, ChildState>,
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let root = core.rootCore
-    let key = ScopeCacheKey(
-      keyPath: toChildState, actionType: ObjectIdentifier(ChildAction.self),
-      parent: ObjectIdentifier(self))
-    if let cached = root.scopedStores[key]?.store as? Store<ChildState, ChildAction> {
+    let key = ScopeCacheKey(keyPath: toChildState, actionType: ObjectIdentifier(ChildAction.self))
+    if let cached = scopedStores.store(for: key) as? Store<ChildState, ChildAction> {
       return cached
     }
     let embed = toChildAction._embed
@@ -113,7 +113,7 @@ public final class Store<State, Action: Sendable>: Observable {
     let child = Store<ChildState, ChildAction>(
       core: core.scoped(state: toChildState, embed: embed),
       send: { parentSend(embed($0)) })
-    root.scopedStores[key] = WeakStore(store: child)
+    scopedStores.insert(child, for: key)
     return child
   }
 
@@ -127,6 +127,12 @@ extension Store {
   /// The number of effects the root store has in flight. For tests of the runtime's bookkeeping.
   package var inFlightEffectCount: Int {
     core.rootCore.inFlightEffectCount
+  }
+
+  /// How many scoped stores this store's cache holds, dead ones not dropped yet included. For
+  /// tests of the cache's bounds.
+  package var scopeCacheCount: Int {
+    scopedStores.count
   }
 }
 

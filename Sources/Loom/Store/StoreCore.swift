@@ -27,25 +27,53 @@ protocol RootStoreCore: AnyObject {
   /// Adds a closure called after every batch of actions changes the state; returns a token.
   func addStateObserver(_ observer: @escaping @MainActor () -> Void) -> UInt64
   func removeStateObserver(_ token: UInt64)
-  /// Caches scoped stores weakly by their path.
-  var scopedStores: [ScopeCacheKey: WeakStore] { get set }
   /// Cancels every in-flight effect.
   func cancelAllEffects()
   /// The number of effects in flight.
   var inFlightEffectCount: Int { get }
 }
 
+/// What identifies a scoped store within the store it is scoped from: the state's key path and
+/// the child's action type (the store it is scoped from is the cache's owner, never an address).
 @usableFromInline
 struct ScopeCacheKey: Hashable {
   @usableFromInline let keyPath: AnyKeyPath
   @usableFromInline let actionType: ObjectIdentifier
-  @usableFromInline let parent: ObjectIdentifier
 
   @usableFromInline
-  init(keyPath: AnyKeyPath, actionType: ObjectIdentifier, parent: ObjectIdentifier) {
+  init(keyPath: AnyKeyPath, actionType: ObjectIdentifier) {
     self.keyPath = keyPath
     self.actionType = actionType
-    self.parent = parent
+  }
+}
+
+/// A store's cache of the stores scoped from it, held weakly. Dead entries are dropped when the
+/// cache has grown to twice what was alive at the last sweep, so it holds at most about twice
+/// as many entries as there are live scoped stores (and at least a few).
+@usableFromInline
+struct ScopedStores {
+  @usableFromInline var stores: [ScopeCacheKey: WeakStore] = [:]
+  /// The size at which the next insertion sweeps dead entries.
+  @usableFromInline var sweepAt = 8
+
+  @usableFromInline
+  init() {}
+
+  @inlinable
+  var count: Int { stores.count }
+
+  @inlinable
+  func store(for key: ScopeCacheKey) -> AnyObject? {
+    stores[key]?.store
+  }
+
+  @inlinable
+  mutating func insert(_ store: AnyObject, for key: ScopeCacheKey) {
+    if stores.count >= sweepAt {
+      stores = stores.filter { $0.value.store != nil }
+      sweepAt = max(8, stores.count * 2)
+    }
+    stores[key] = WeakStore(store: store)
   }
 }
 
