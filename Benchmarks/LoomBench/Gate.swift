@@ -16,7 +16,7 @@ import Notifications
 // all. The sizes are fixed: changing one changes every count, so it needs a new baseline.
 
 /// The ids `--gate` takes.
-let gateWorkloads = ["W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8"]
+let gateWorkloads = ["W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W11p", "W11s"]
 
 @MainActor
 func runGate(_ workload: String) async {
@@ -67,6 +67,25 @@ func runGate(_ workload: String) async {
     expect(running == 0, "W8 left \(running) of \(ids.count) markAsRead with effects running")
     let unread = store.state.shown.unreadCount
     expect(unread == count - ids.count, "W8 left \(unread) unread of \(count - ids.count)")
+  case "W11P":
+    let store = Store(initialState: W11Level1.allPresented) { W11Level1() }
+    loomGateMeasuredW11p(store, w11DeepestAction, count: 2_000)
+    let count = store.state.child?.child?.child?.child?.child?.child?.child?.child?.child?.child?
+      .count
+    expect(count == 2_000, "W11p counted \(count ?? -1) of 2,000 actions 10 deep")
+  case "W11S":
+    var state = StackFeature.State()
+    for _ in 0..<1_000 { state.path.append(StackedScreen.State()) }
+    let store = Store(initialState: state) { StackFeature() }
+    var generator = SeededRandomNumberGenerator(seed: 11)
+    let ids = store.state.path.ids
+    let actions = (0..<20_000).map { _ in
+      StackFeature.Action.path(
+        .element(id: ids[Int.random(in: 0..<ids.count, using: &generator)], action: .increment))
+    }
+    loomGateMeasuredW11s(store, actions)
+    let total = store.state.path.reduce(0) { $0 + $1.count }
+    expect(total == 20_000, "W11s counted \(total) of 20,000 element actions")
   default:
     FileHandle.standardError.write(
       Data("loom-bench: --gate takes \(gateWorkloads.joined(separator: ", "))\n".utf8))
@@ -102,6 +121,20 @@ func loomGateMeasuredW1m(_ store: Store<ChainFeature.State, ChainFeature.Action>
 @MainActor @inline(never)
 func loomGateMeasuredW3(
   _ store: Store<RowsFeature.State, RowsFeature.Action>, _ actions: [RowsFeature.Action]
+) {
+  for action in actions { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW11p(
+  _ store: Store<W11Level1.State, W11Level1.Action>, _ action: W11Level1.Action, count: Int
+) {
+  for _ in 0..<count { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW11s(
+  _ store: Store<StackFeature.State, StackFeature.Action>, _ actions: [StackFeature.Action]
 ) {
   for action in actions { store.send(action) }
 }

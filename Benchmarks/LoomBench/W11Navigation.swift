@@ -1,8 +1,7 @@
 import Loom
 
 /// W11 (b): a navigation stack of N elements receives element actions to ids picked by a
-/// fixed-seed generator. (a) presented children and (c) present/dismiss cycles wait for
-/// presentation state, which Loom does not have yet.
+/// fixed-seed generator.
 struct StackedScreen: Reducer {
   struct State { var count = 0 }
   enum Action: Sendable { case increment }
@@ -248,13 +247,16 @@ struct W11Cycle: Reducer {
   }
 }
 
+/// An action for the leaf, presented 10 levels down.
+let w11DeepestAction = W11Level1.Action.child(.presented(.child(.presented(.child(.presented(
+  .child(.presented(.child(.presented(.child(.presented(.child(.presented(.child(.presented(
+    .child(.presented(.child(.presented(.increment))))))))))))))))))))
+
 @MainActor
 func runW11Presentation(scale: Int) async {
   let count = 200_000 / scale
   let chain = Store(initialState: W11Level1.allPresented) { W11Level1() }
-  let action = W11Level1.Action.child(.presented(.child(.presented(.child(.presented(
-    .child(.presented(.child(.presented(.child(.presented(.child(.presented(.child(.presented(
-      .child(.presented(.child(.presented(.increment))))))))))))))))))))
+  let action = w11DeepestAction
   let perAction = median {
     for _ in 0..<count { chain.send(action) }
   }

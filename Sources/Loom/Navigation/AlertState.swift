@@ -165,10 +165,14 @@ extension Reducer {
     line: UInt = #line,
     column: UInt = #column
   ) -> _PresentationReducer<Self, _DismissingReducer<Presented, PresentedAction>> {
-    ifLet(
-      toPresentationState, action: toPresentationAction,
-      destination: { _DismissingReducer<Presented, PresentedAction>() },
-      fileID: fileID, filePath: filePath, line: line, column: column)
+    _PresentationReducer(
+      parent: self,
+      child: _DismissingReducer<Presented, PresentedAction>(),
+      toPresentationState: toPresentationState,
+      toPresentationAction: toPresentationAction,
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      endsAfterEachAction: true
+    )
   }
 }
 

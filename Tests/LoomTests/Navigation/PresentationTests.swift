@@ -181,6 +181,19 @@ struct PresentationTests {
     await clock.advance(by: .seconds(5))
   }
 
+  @Test func anAncestorEndingItCancelsItsEffectsAtTheNextActionOfAnyKind() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: HostParent.State()) { HostParent() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.host(.presentA)) { $0.host.destination = .a(Host.Ticker.State()) }
+    await store.send(.host(.destination(.presented(.a(.start)))))
+    await store.send(.closeEverything) { $0.host.destination = nil }
+    // Not the child's: the host's reducer sees the presentation ended, and cancels its timer.
+    await store.send(.host(.dismissTapped))
+    await clock.advance(by: .seconds(5))
+  }
+
   @Test func aChildActionWithNothingPresentedIsReportedAndChangesNothing() {
     let reports = LockedState<[String]>([])
     let store = Store(initialState: Host.State()) { Host() } withDependencies: {

@@ -46,6 +46,8 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline
   let toPresentationAction: CasePath<Parent.Action, PresentationAction<Child.Action>>
   @usableFromInline let callSite: _CallSite
+  /// Whether each of the child's actions ends the presentation: an alert's or a dialog's.
+  @usableFromInline let endsAfterEachAction: Bool
 
   @usableFromInline
   init(
@@ -53,24 +55,36 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     child: Child,
     toPresentationState: WritableKeyPath<Parent.State, PresentationState<Child.State>>,
     toPresentationAction: CasePath<Parent.Action, PresentationAction<Child.Action>>,
-    callSite: _CallSite
+    callSite: _CallSite,
+    endsAfterEachAction: Bool = false
   ) {
     self.parent = parent
     self.child = child
     self.toPresentationState = toPresentationState
     self.toPresentationAction = toPresentationAction
     self.callSite = callSite
+    self.endsAfterEachAction = endsAfterEachAction
   }
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let presentationAction = toPresentationAction.extract(from: action)
-    // Two accesses of the presentation, one before the parent's reducer and one after: each
-    // access through the key path of a property wrapper's projection copies the presented
-    // value in and out.
-    let (ended, before, childEffect, isAButton) = reduceChild(
-      presentationAction, in: &state[keyPath: toPresentationState], parentAction: action)
+    // The presentation is changed through the key path only when it changes: the key path of a
+    // property wrapper's projection writes back through a buffer it allocates. Reading it
+    // copies the presentation state (its value is in a box: one reference).
+    var (ended, before, childEffect, isAButton) =
+      (PresentationID?.none, PresentationID?.none, Effect<Parent.Action>.none, false)
+    var changesIt = presentationAction != nil
+    if !changesIt {
+      let endedLazily: Bool
+      (before, endedLazily) = Self.look(at: state[keyPath: toPresentationState])
+      changesIt = endedLazily
+    }
+    if changesIt {
+      (ended, before, childEffect, isAButton) = reduceChild(
+        presentationAction, in: &state[keyPath: toPresentationState], parentAction: action)
+    }
     let parentEffect = parent.reduce(into: &state, action: action)
     let ends: Bool
     switch presentationAction {
@@ -83,7 +97,9 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       ends = false
     }
     var cancellations = ended.map { [$0] } ?? []
-    if let changed = Self.end(&state[keyPath: toPresentationState], if: ends, since: before) {
+    if ends || state[keyPath: toPresentationState].presentationID != before,
+      let changed = Self.end(&state[keyPath: toPresentationState], if: ends, since: before)
+    {
       cancellations.append(changed)
     }
     guard !cancellations.isEmpty else {
@@ -105,6 +121,16 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     guard let before, before != presentation.presentationID else { return nil }
     if presentation.runningID == before { presentation.runningID = nil }
     return before
+  }
+
+  /// The presentation's identity, and whether effects of a presentation ended without this
+  /// reducer still run.
+  @inlinable
+  static func look(at presentation: PresentationState<Child.State>) -> (
+    PresentationID?, endedLazily: Bool
+  ) {
+    let running = presentation.runningID
+    return (presentation.presentationID, running != nil && running != presentation.presentationID)
   }
 
   /// The presentation whose effects ran and that is not the one presented any more, if any;
@@ -139,8 +165,10 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       return (ended, before, .none, false)
     }
     // Read before the child runs: its value is an alert or a dialog, or an enum case of one.
-    let isAButton =
-      if let value = presentation.storage { Self.isDismissedByItsActions(value) } else { false }
+    var isAButton = endsAfterEachAction
+    if !isAButton, isEnumType(Child.State.self), let value = presentation.storage {
+      isAButton = Self.isAlertCase(value)
+    }
     guard let (effect, id) = Self.run(child, childAction, on: &presentation) else {
       _reportMissingChild(action: parentAction)
       return (ended, before, .none, false)
@@ -154,14 +182,12 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return (ended, before, lifted, isAButton)
   }
 
-  /// Whether the presented value's actions are its buttons, each of which ends the
-  /// presentation: an alert or a dialog, or a destination's case holding one.
-  @inlinable
-  static func isDismissedByItsActions(_ value: Child.State) -> Bool {
-    if Child.State.self is any _DismissedByItsActions.Type { return true }
-    // Only an enum's value is reflected (a struct's never: most presented features are).
-    guard isEnumType(Child.State.self) else { return false }
-    return Mirror(reflecting: value).children.first?.value is any _DismissedByItsActions
+  /// Whether a destination enum's value is the case of an alert or a dialog, whose actions are
+  /// its buttons, each of which ends the presentation. (Only an enum is reflected: most
+  /// presented features are structs.)
+  @usableFromInline
+  static func isAlertCase(_ value: Child.State) -> Bool {
+    Mirror(reflecting: value).children.first?.value is any _DismissedByItsActions
   }
 
   /// Runs the child on the presented value in place, and notes that the presentation's effects
