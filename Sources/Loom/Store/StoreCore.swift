@@ -37,12 +37,18 @@ protocol RootStoreCore: AnyObject {
 /// the child's action type (the store it is scoped from is the cache's owner, never an address).
 @usableFromInline
 struct ScopeCacheKey: Hashable {
-  @usableFromInline let keyPath: AnyKeyPath
+  /// The state's key path; for a case or a row, what names it.
+  @usableFromInline let path: AnyHashable
   @usableFromInline let actionType: ObjectIdentifier
 
   @usableFromInline
   init(keyPath: AnyKeyPath, actionType: ObjectIdentifier) {
-    self.keyPath = keyPath
+    self.path = keyPath
+    self.actionType = actionType
+  }
+
+  init(path: AnyHashable, actionType: ObjectIdentifier) {
+    self.path = path
     self.actionType = actionType
   }
 }

@@ -75,7 +75,8 @@ struct CasePathChainTests {
     let settings = store.scope(state: \.settings, action: .settings)
     settings.send(.profile(.renamed("Grace")))
     let profile = store.scope(state: \.settings.profile, action: .settings.profile)
-    profile.send(.renamed("Ada"))
+    #expect(profile != nil)
+    profile?.send(.renamed("Ada"))
     #expect(store.state.settings.profile?.name == "Ada")
   }
 }

@@ -7,6 +7,57 @@ import Testing
 
 struct StoreDocs {
   @MainActor
+  @Test func storesForPartsThatComeAndGo() {
+    let store = Store(initialState: App.State(rows: [Row.State(id: 1)])) { App() }
+    store.send(.showDetail)
+    // snippet: Store-scope-optional
+    if let detail = store.scope(state: \.detail, action: .detail) {
+      detail.send(.textChanged("Hi"))   // sends .detail(.textChanged("Hi"))
+    }
+    // snippet: end
+    #expect(store.state.detail?.text == "Hi")
+    // snippet: Store-scope-rows
+    for row in store.scope(state: \.rows, action: .rows) {
+      row.send(.toggled)   // sends .rows(.element(id: row.state.id, action: .toggled))
+    }
+    // snippet: end
+    #expect(store.state.rows.map(\.isDone) == [true])
+
+  }
+
+  @MainActor
+  @Test func storesForAPresentedChildAndOneOfItsCases() async {
+    let store = Store(initialState: Library.State(books: [Book(id: 1, title: "Dune")])) {
+      Library()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+    store.send(.bookTapped(id: 1))
+    guard let destination = store.scope(state: \.destination, action: .destination) else {
+      Issue.record("no destination")
+      return
+    }
+    // snippet: Store-scope-case
+    if let detail = destination.scope(state: .detail, action: .detail) {
+      detail.send(.onAppear)   // sends .detail(.onAppear) to the destination's store
+    }
+    // snippet: end
+    for _ in 0..<100 where store.state.destination == .detail(BookDetail.State(book: Book(id: 1, title: "Dune"))) {
+      await Task.yield()
+    }
+    #expect(
+      store.state.destination
+        == .detail(BookDetail.State(book: Book(id: 1, title: "Dune"), pages: 320)))
+    // snippet: Store-scope-presented
+    if let destination = store.scope(state: \.destination, action: .destination) {
+      destination.send(.detail(.closeTapped))   // sends .destination(.presented(.detail(…)))
+    }
+    // snippet: end
+    for _ in 0..<100 where store.state.destination != nil { await Task.yield() }
+    #expect(store.state.destination == nil)
+  }
+
+  @MainActor
   @Test func aStoreRunsItsReducer() {
     var printed: [Int] = []
     func print(_ count: Int) { printed.append(count) }
