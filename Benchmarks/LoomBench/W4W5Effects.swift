@@ -95,3 +95,48 @@ func runW5(scale: Int) async {
   report("W5", "cancellation peak-rss", (memoryKiB("VmHWM") ?? 0) / 1024, "MiB")
   report("W5", "cancellation per-effect", middle(perEffect), "KiB/effect")
 }
+
+/// The floor under W4 (b) and W5: what the same counts of bare tasks cost, with no store. W4's
+/// floor is 10,000 tasks started from the main actor, each hopping back to it once (an effect's
+/// `send`) and awaited; W5's is 10,000 tasks that each sleep an hour, started, then cancelled
+/// and awaited. Loom's figure over its floor is what the store adds.
+@MainActor
+func runTaskFloor(scale: Int) async {
+  let count = 10_000 / scale
+  let roundTrips = await median {
+    var done = 0
+    var tasks: [Task<Void, Never>] = []
+    tasks.reserveCapacity(count)
+    for _ in 0..<count {
+      tasks.append(Task { @MainActor in done += 1 })
+    }
+    for task in tasks { await task.value }
+    if done != count {
+      FileHandle.standardError.write(Data("W4 floor: expected \(count), got \(done)\n".utf8))
+    }
+  }
+  report("W4", "floor unawaited n=\(count)", roundTrips.nanoseconds / 1e6, "ms total")
+
+  var startTimes: [Duration] = []
+  var cancelTimes: [Duration] = []
+  for _ in 0..<6 {
+    let startedAt = ContinuousClock.now
+    var tasks: [Task<Void, Never>] = []
+    tasks.reserveCapacity(count)
+    for _ in 0..<count {
+      tasks.append(Task { @MainActor in try? await Task.sleep(for: .seconds(3_600)) })
+    }
+    startTimes.append(ContinuousClock.now - startedAt)
+    for _ in 0..<10 { await Task.yield() }
+    let cancelledAt = ContinuousClock.now
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+    cancelTimes.append(ContinuousClock.now - cancelledAt)
+  }
+  func middle(_ values: [Duration]) -> Duration {
+    let measured = values.dropFirst().sorted()
+    return measured[measured.count / 2]
+  }
+  report("W5", "floor start n=\(count)", middle(startTimes).nanoseconds / 1e6, "ms")
+  report("W5", "floor cancel n=\(count)", middle(cancelTimes).nanoseconds / 1e6, "ms")
+}

@@ -72,6 +72,8 @@ await MainActor.run {
 if shouldRun("W4") { await runW4(scale: scale) }
 if shouldRun("W4C") { await runW4c(scale: scale) }
 if shouldRun("W5") { await runW5(scale: scale) }
+// The floor of W4 (b) and W5: bare tasks, no store (reported under W4 and W5).
+if shouldRun("W4") || shouldRun("W5") { await runTaskFloor(scale: scale) }
 if shouldRun("W6") { await runW6(scale: scale) }
 if shouldRun("W8") { await runW8(scale: scale) }
 if shouldRun("W10") { await runW10(scale: scale) }
