@@ -10,9 +10,10 @@ struct Book: Equatable, Identifiable {
 }
 
 struct BookDetail: Reducer {
-  struct State: Equatable {
+  struct State: Equatable, Identifiable {
     var book: Book
     var pages: Int?
+    var id: Int { book.id }
   }
   enum Action: Sendable, Equatable { case onAppear, pagesLoaded(Int), closeTapped }
   @Dependency(\.continuousClock) var clock
@@ -229,3 +230,50 @@ extension NavigationGuideTests {
 }
 
 struct NavigationGuideTests {}
+
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
+// snippet: library-view
+struct LibraryView: View {
+  let store: StoreOf<Library>
+
+  var body: some View {
+    List(store.books) { book in
+      Button(book.title) { store.send(.bookTapped(id: book.id)) }
+    }
+    .sheet(
+      item: Binding(
+        get: {
+          store.scope(state: \.destination, action: .destination)?
+            .scope(state: .detail, action: .detail)
+        },
+        set: { if case .none = $0 { store.send(.destination(.dismiss)) } })
+    ) { detail in
+      BookDetailView(store: detail)
+    }
+  }
+}
+
+struct BookDetailView: View {
+  let store: StoreOf<BookDetail>
+
+  var body: some View {
+    Button("Close") { store.send(.closeTapped) }
+      .onAppear { store.send(.onAppear) }
+  }
+}
+// snippet: end
+
+// snippet: rows-view
+struct RowsView: View {
+  let store: StoreOf<App>
+
+  var body: some View {
+    ForEach(store.scope(state: \.rows, action: .rows)) { row in
+      Toggle("Done", isOn: Binding(get: { row.isDone }, set: { _ in row.send(.toggled) }))
+    }
+  }
+}
+// snippet: end

@@ -162,3 +162,14 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
     ScopedCore<PartCore, ChildState, ChildAction>(root: self, toState: state, embed: childEmbed)
   }
 }
+
+/// A store of an identified state is identified by its state's id, so SwiftUI's `ForEach` and
+/// `sheet(item:)` take row stores and presented stores as they are (on the main actor: the
+/// conformance is isolated to it, as the store is).
+///
+/// ```swift
+/// let ids = store.scope(state: \.rows, action: .rows).map(\.id)
+/// ```
+extension Store: @MainActor Identifiable where State: Identifiable {
+  public var id: State.ID { state.id }
+}

@@ -76,7 +76,18 @@
     }
   }
 
+  struct ForEach<Data: RandomAccessCollection, Row: View>: View where Data.Element: Identifiable {
+    init(_ data: Data, content: @escaping @MainActor (Data.Element) -> Row) {}
+    var body: Void { () }
+  }
+
   extension View {
+    func sheet<Item: Identifiable, Content: View>(
+      item: Binding<Item?>, content: @escaping @MainActor (Item) -> Content
+    ) -> ModifiedView {
+      ModifiedView()
+    }
+
     func badge(_ count: Int) -> ModifiedView { ModifiedView() }
     func onAppear(perform action: @escaping @MainActor () -> Void) -> ModifiedView { ModifiedView() }
     func onDisappear(perform action: @escaping @MainActor () -> Void) -> ModifiedView {

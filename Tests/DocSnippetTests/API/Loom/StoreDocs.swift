@@ -22,6 +22,10 @@ struct StoreDocs {
     }
     // snippet: end
     #expect(store.state.rows.map(\.isDone) == [true])
+    // snippet: Store-Identifiable
+    let ids = store.scope(state: \.rows, action: .rows).map(\.id)
+    // snippet: end
+    #expect(ids == [1])
 
   }
 
