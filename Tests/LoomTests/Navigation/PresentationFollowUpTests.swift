@@ -16,12 +16,7 @@ struct Relay: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {
       case .start:
-        return .run { send in
-          while true {
-            try await clock.sleep(for: .seconds(1))
-            await send(.tick)
-          }
-        }
+        return .everySecond(on: clock, send: .tick)
       case .tick:
         state.ticks += 1
         return .none
@@ -90,12 +85,7 @@ struct Node: Reducer {
         state.child = State(depth: state.depth + 1)
         return .none
       case .start:
-        return .run { send in
-          while true {
-            try await clock.sleep(for: .seconds(1))
-            await send(.tick)
-          }
-        }
+        return .everySecond(on: clock, send: .tick)
       case .tick:
         state.ticks += 1
         return .none

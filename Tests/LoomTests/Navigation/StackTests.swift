@@ -14,12 +14,7 @@ struct Flow: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {
       case .start:
-        return .run { send in
-          while true {
-            try await clock.sleep(for: .seconds(1))
-            await send(.tick)
-          }
-        }
+        return .everySecond(on: clock, send: .tick)
       case .tick:
         state.ticks += 1
         return .none
@@ -43,12 +38,7 @@ struct Flow: Reducer {
       Reduce { state, action in
         switch action {
         case .startTimer:
-          return .run { send in
-            while true {
-              try await clock.sleep(for: .seconds(1))
-              await send(.tick)
-            }
-          }
+          return .everySecond(on: clock, send: .tick)
         case .tick:
           state.ticks += 1
           return .none
