@@ -176,6 +176,31 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// Runs a presented alert or dialog with a reducer of its own (``ifLet(_:action:fileID:filePath:line:column:)``
+  /// needs none): each of its actions ends the presentation, after the parent saw it.
+  @inlinable
+  public func ifLet<ChildState: _DismissedByItsActions, ChildAction, Child: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<ChildState>>,
+    action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>,
+    @ReducerBuilder<ChildState, ChildAction> destination child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action {
+    _PresentationReducer(
+      parent: self,
+      child: child(),
+      toPresentationState: toPresentationState,
+      toPresentationAction: toPresentationAction,
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      endsAfterEachAction: true
+    )
+  }
+}
+
 /// The reducer of an alert or a dialog: it does nothing, and the presentation ends after each
 /// of its actions (the presented value is ``_DismissedByItsActions``).
 public struct _DismissingReducer<State, Action: Sendable>: Reducer {

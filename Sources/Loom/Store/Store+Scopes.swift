@@ -1,7 +1,8 @@
 /// Stores for the parts of a state that come and go: an optional child, a presented one, one case
 /// of an enum, each row of a collection. Each is `nil` (or missing) while its part is not there,
 /// and is cached by the store it is scoped from like any scoped store, so a view gets the same
-/// store while the part stays.
+/// store while the part stays; a part that comes back, or another part there (another id, for
+/// an identified part), gets a store of its own.
 extension Store {
   /// A store for an optional child, or `nil` while it is `nil`.
   ///
@@ -58,9 +59,8 @@ extension Store {
       core.registerAccess()
       return nil
     }
-    let label = Mirror(reflecting: state).children.first?.label ?? "\(state)"
     let key = ScopeCacheKey(
-      path: CaseScope(label: label, payload: ObjectIdentifier(ChildState.self)),
+      path: CaseScope(state, payload: ChildState.self),
       actionType: ObjectIdentifier(ChildAction.self))
     return partStore(key: key, extract: toCase.extract(from:), embed: toChildAction._embed)
   }
@@ -90,29 +90,51 @@ extension Store {
   }
 
   /// The cached store of a part, or a new one while the part is there; `nil` while it is not.
+  /// A part that left (or came back as another one: another id) ends its store, and the part
+  /// there now gets a store of its own.
   private func partStore<ChildState, ChildAction: Sendable>(
     key: ScopeCacheKey,
     extract: @escaping (State) -> ChildState?,
     embed: @escaping @Sendable (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     core.registerAccess()
-    guard let value = extract(core.currentState) else { return nil }
-    if let cached = scopedStores.store(for: key) as? Store<ChildState, ChildAction> {
-      return cached
+    let cached = scopedStores.store(for: key) as? Store<ChildState, ChildAction>
+    let cachedPart = cached?.core as? PartCore<State, Action, ChildState, ChildAction>
+    guard let value = extract(core.currentState) else {
+      cachedPart?.end()
+      scopedStores.remove(key)
+      return nil
     }
-    let parentSend = sendAction
+    if let cached, let cachedPart, cachedPart.isStill(value) { return cached }
+    cachedPart?.end()
+    let part = PartCore(parent: core, extract: extract, embed: embed, last: value)
     let child = Store<ChildState, ChildAction>(
-      core: PartCore(parent: core, extract: extract, embed: embed, last: value),
-      send: { parentSend(embed($0)) })
+      core: part, send: { part.send($0) }, parent: self)
     scopedStores.insert(child, for: key)
     return child
   }
 }
 
-/// What names a case store in its parent's cache: the case's label and payload type.
+/// What names a case store in its parent's cache: the labels of the cases down to its payload
+/// (`settings.profile`) and the payload's type.
 private struct CaseScope: Hashable {
-  let label: String
+  let labels: [String]
   let payload: ObjectIdentifier
+
+  /// The labels of the nested cases of `state` down to the first payload of type `Payload`.
+  init<Payload>(_ state: Any, payload: Payload.Type) {
+    var labels: [String] = []
+    var value = state
+    while labels.count < 16, let child = Mirror(reflecting: value).children.first,
+      Mirror(reflecting: value).displayStyle == .enum
+    {
+      labels.append(child.label ?? "")
+      if child.value is Payload { break }
+      value = child.value
+    }
+    self.labels = labels
+    self.payload = ObjectIdentifier(Payload.self)
+  }
 }
 
 /// What names a row store in its parent's cache: the collection's key path and the row's id.
@@ -122,14 +144,19 @@ private struct RowScope<ID: Hashable>: Hashable {
 }
 
 /// The core of a store for a part that may not be there: it reads the part from its parent's
-/// state, and the part as it last read it while it is not there (never a trap), and sends
-/// through the parent.
+/// state, and sends through the parent. Once the part has left (or another part, of another id,
+/// is there) the store has ended: it reads the part as it last read it (never a trap), and what
+/// it is sent goes to the parent only while no other part is there (whose reducer reports it);
+/// with another part there, it is reported and dropped.
 @MainActor
 final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore {
   let parent: any StoreCore<ParentState, ParentAction>
   let extract: (ParentState) -> State?
   let embed: @Sendable (Action) -> ParentAction
+  /// The part's id, for an identified part: another id is another part.
+  let identity: AnyHashable?
   var last: State
+  var hasEnded = false
 
   init(
     parent: any StoreCore<ParentState, ParentAction>, extract: @escaping (ParentState) -> State?,
@@ -138,11 +165,35 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
     self.parent = parent
     self.extract = extract
     self.embed = embed
+    self.identity = Self.identity(of: last)
     self.last = last
   }
 
+  static func identity(of value: State) -> AnyHashable? {
+    func id(_ value: some Identifiable) -> AnyHashable { AnyHashable(value.id) }
+    return (value as? any Identifiable).map { id($0) }
+  }
+
+  /// Whether `value` is this store's part (the same id, for an identified part).
+  func isStill(_ value: State) -> Bool {
+    !hasEnded && Self.identity(of: value) == identity
+  }
+
+  func end() {
+    hasEnded = true
+  }
+
   var currentState: State {
-    if let value = extract(parent.currentState) { last = value }
+    guard !hasEnded else { return last }
+    if let value = extract(parent.currentState) {
+      guard isStill(value) else {
+        end()
+        return last
+      }
+      last = value
+    } else {
+      end()
+    }
     return last
   }
 
@@ -153,7 +204,22 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   }
 
   func send(_ action: Action) -> StoreTask {
-    parent.send(embed(action))
+    if hasEnded || extract(parent.currentState).map(isStill) == false {
+      end()
+      if extract(parent.currentState) != nil {
+        reportIssue(
+          """
+          A store of a part that is gone was sent an action while another part is there: \
+          dropped.
+
+            \(action)
+
+          Scope again to get the store of the part there now.
+          """)
+        return StoreTask(group: nil, cancel: nil)
+      }
+    }
+    return parent.send(embed(action))
   }
 
   func scoped<ChildState, ChildAction: Sendable>(

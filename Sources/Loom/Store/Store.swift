@@ -27,6 +27,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// The stores scoped from this one that are alive, by their path: they leave with this store,
   /// and a store that dies is dropped at the next scope after it.
   @usableFromInline var scopedStores = ScopedStores()
+  /// The store this one was scoped from, kept while this one lives: a scope of a scope made
+  /// through a store nobody else holds (`a.scope(…).scope(…)`) finds its cached stores again.
+  @usableFromInline let parent: AnyObject?
 
   /// Creates a root store.
   ///
@@ -59,9 +62,13 @@ public final class Store<State, Action: Sendable>: Observable {
   }
 
   @usableFromInline
-  init(core: any StoreCore<State, Action>, send: @escaping @MainActor (Action) -> StoreTask) {
+  init(
+    core: any StoreCore<State, Action>, send: @escaping @MainActor (Action) -> StoreTask,
+    parent: AnyObject? = nil
+  ) {
     self.core = core
     self.sendAction = send
+    self.parent = parent
   }
 
   /// The current state. Reading it inside an observation-tracking scope (a SwiftUI view body,
@@ -112,7 +119,7 @@ public final class Store<State, Action: Sendable>: Observable {
     let parentSend = sendAction
     let child = Store<ChildState, ChildAction>(
       core: core.scoped(state: toChildState, embed: embed),
-      send: { parentSend(embed($0)) })
+      send: { parentSend(embed($0)) }, parent: self)
     scopedStores.insert(child, for: key)
     return child
   }

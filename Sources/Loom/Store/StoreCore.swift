@@ -73,6 +73,10 @@ struct ScopedStores {
     stores[key]?.store
   }
 
+  mutating func remove(_ key: ScopeCacheKey) {
+    stores.removeValue(forKey: key)
+  }
+
   @inlinable
   mutating func insert(_ store: AnyObject, for key: ScopeCacheKey) {
     if stores.count >= sweepAt {

@@ -125,6 +125,18 @@ struct PresentationFollowUpTests {
     await store.send(.alert(.dismiss)) { $0.alert = nil }
   }
 
+  @Test func anAlertRunWithAReducerOfItsOwnEndsAfterItsButtonToo() async {
+    let store = TestStore(initialState: Relay.State()) {
+      Reduce<Relay.State, Relay.Action> { state, action in
+        if case .showAlert = action { state.alert = Relay.second }
+        return .none
+      }
+      .ifLet(\.$alert, action: .alert) { EmptyReducer() }
+    }
+    await store.send(.showAlert) { $0.alert = Relay.second }
+    await store.send(.alert(.presented(.ok))) { $0.alert = nil }
+  }
+
   @Test func alertsMadeApartAreOtherPresentationsYetEqualByTheirContent() {
     let copy = Relay.first
     let remade = AlertState<Relay.Action.Alert>(

@@ -60,4 +60,79 @@ struct PartStoreTests {
     #expect(after.map(\.state.id) == [1, 3])
     #expect(after[0] === rows[0] && after[1] === rows[2])
   }
+
+  @Test func aScopeOfAScopeThroughAStoreNobodyKeepsIsCachedToo() {
+    let store = Store(initialState: Host.State()) { Host() }
+    store.send(.presentA)
+    func a() -> Store<Host.Ticker.State, Host.Ticker.Action>? {
+      store.scope(state: \.destination, action: .destination)?.scope(state: .a, action: .a)
+    }
+    let first = a()
+    #expect(first != nil)
+    #expect(a() === first)
+  }
+
+  @Test func aKeptStoreOfAPresentationThatWasReplacedEndsAndSendsNothingToTheNewOne() {
+    let issues = IssueLog()
+    var state = Relay.State()
+    state.child = Relay.Child.State(id: 1)
+    let store = Store(initialState: state) { Relay() }
+    let first = store.scope(state: \.child, action: .child)
+    store.send(.child(.dismiss))  // Relay presents child 2 in its place
+    let second = store.scope(state: \.child, action: .child)
+    #expect(second != nil && second !== first)
+    #expect(first?.state.id == 1)
+    withDependencies { $0.issueReporter = issues.reporter } operation: {
+      _ = first?.send(.tick)
+    }
+    #expect(store.state.child == Relay.Child.State(id: 2))
+    #expect(issues.messages.value.count == 1)
+    second?.send(.tick)
+    #expect(store.state.child == Relay.Child.State(id: 2, ticks: 1))
+  }
+
+  @Test func casesNestedUnderOneCaseHaveStoresOfTheirOwn() {
+    let store = Store(initialState: Nested.State.settings(.profile("Ada"))) { Nested() }
+    let profile = store.scope(state: .settings.profile, action: .settings.profile)
+    #expect(profile?.state == "Ada")
+    #expect(store.scope(state: .settings.account, action: .settings.account) == nil)
+    store.send(.switchToAccount)
+    let account = store.scope(state: .settings.account, action: .settings.account)
+    #expect(account != nil && account !== profile)
+    #expect(account?.state == "ada@example.com")
+    account?.send("grace@example.com")
+    #expect(store.state == .settings(.account("grace@example.com")))
+  }
+}
+
+/// An enum state whose one case holds another enum: stores for the inner cases.
+private struct Nested: Reducer {
+  enum Settings: Equatable { case profile(String), account(String) }
+  enum SettingsAction: Sendable, Equatable { case profile(String), account(String) }
+  enum State: Equatable { case settings(Settings) }
+  enum Action: Sendable, Equatable { case settings(SettingsAction), switchToAccount }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .switchToAccount: state = .settings(.account("ada@example.com"))
+    case .settings(.account(let email)): state = .settings(.account(email))
+    case .settings(.profile(let name)): state = .settings(.profile(name))
+    }
+    return .none
+  }
+}
+
+extension CasePath where Root == Nested.State {
+  fileprivate static var settings: CasePath<Root, Nested.Settings> { .init(Root.settings) { if case .settings(let s) = $0 { s } else { nil } } }
+}
+extension CasePath where Root == Nested.Settings {
+  fileprivate static var profile: CasePath<Root, String> { .init(Root.profile) { if case .profile(let s) = $0 { s } else { nil } } }
+  fileprivate static var account: CasePath<Root, String> { .init(Root.account) { if case .account(let s) = $0 { s } else { nil } } }
+}
+extension CasePath where Root == Nested.Action {
+  fileprivate static var settings: CasePath<Root, Nested.SettingsAction> { .init(Root.settings) { if case .settings(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == Nested.SettingsAction {
+  fileprivate static var profile: CasePath<Root, String> { .init(Root.profile) { if case .profile(let a) = $0 { a } else { nil } } }
+  fileprivate static var account: CasePath<Root, String> { .init(Root.account) { if case .account(let a) = $0 { a } else { nil } } }
 }
