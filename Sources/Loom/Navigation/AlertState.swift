@@ -177,7 +177,7 @@ extension Reducer {
 }
 
 extension Reducer {
-  /// Runs a presented alert or dialog with a reducer of its own (``ifLet(_:action:fileID:filePath:line:column:)``
+  /// Runs a presented alert or dialog with a reducer of its own (`ifLet(_:action:)`
   /// needs none): each of its actions ends the presentation, after the parent saw it.
   @inlinable
   public func ifLet<ChildState: _DismissedByItsActions, ChildAction, Child: Reducer>(

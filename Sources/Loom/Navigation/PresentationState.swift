@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Each presentation has an identity: a value presented where none was, or where one of another
 /// identity was (another case of an enum, another id of an `Identifiable` value), is a new
-/// presentation. ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)`` runs the
+/// presentation. `ifLet(_:action:destination:)` (on `Reducer`) runs the
 /// child and cancels a presentation's effects when it ends: dismissed, set to `nil`, replaced or
 /// switched to another case.
 ///
