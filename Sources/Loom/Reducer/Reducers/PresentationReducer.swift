@@ -202,10 +202,11 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // only then.
     let identity =
       presentation.runningID == nil ? nil : PresentationState<Child.State>.identity(of: value)
-    // Emptied first, so that while the child changes the value nothing else holds what the
-    // value holds (its own presentations' boxes included), and no level below copies its
-    // value. The box is shared with the copy a key path access made of this presentation
-    // state, so emptying it makes a box of its own: one allocation per level and action.
+    // Emptied first, so that this presentation state does not hold a second copy of the value
+    // while the child changes it. Reached through a key path (`\.$child`, a computed
+    // projection), the box is also held by the parent's state until the write-back, so emptying
+    // it makes a box of its own (one allocation per level and action), and what the value holds
+    // (its own presentations' boxes, its arrays) stays shared until then: a write below copies.
     presentation.storage = nil
     let effect = child.reduce(into: &value, action: action)
     presentation.storage = value
