@@ -16,7 +16,9 @@ import Notifications
 // all. The sizes are fixed: changing one changes every count, so it needs a new baseline.
 
 /// The ids `--gate` takes.
-let gateWorkloads = ["W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W11p", "W11s"]
+let gateWorkloads = [
+  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11s",
+]
 
 @MainActor
 func runGate(_ workload: String) async {
@@ -67,6 +69,25 @@ func runGate(_ workload: String) async {
     expect(running == 0, "W8 left \(running) of \(ids.count) markAsRead with effects running")
     let unread = store.state.shown.unreadCount
     expect(unread == count - ids.count, "W8 left \(unread) unread of \(count - ids.count)")
+  case "W9A", "W9B":
+    // W9: 1,000 observed row stores and an observed field outside the list; (a) each action
+    // changes one row, (b) none changes anything.
+    let changes = workload == "W9A"
+    let rows = IdentifiedArray(uniqueElements: (0..<1_000).map { ObservedList.Row(id: $0) })
+    let store = Store(initialState: ObservedList.State(rows: rows)) { ObservedList() }
+    let observers = store.scope(state: \.rows, action: .rows).map { row in
+      W9Observer { _ = row.state }
+    }
+    let outside = W9Observer { _ = store.title }
+    var generator = SeededRandomNumberGenerator(seed: 9)
+    let actions = (0..<5_000).map { _ in
+      ObservedList.Action.rows(
+        .element(
+          id: Int.random(in: 0..<1_000, using: &generator), action: changes ? .bump : .nothing))
+    }
+    loomGateMeasuredW9(store, actions)
+    let told = observers.reduce(outside.invalidations) { $0 + $1.invalidations }
+    expect(told == (changes ? 5_000 : 0), "W9 told observers \(told) times for 5,000 actions")
   case "W11P":
     let store = Store(initialState: W11Level1.allPresented) { W11Level1() }
     loomGateMeasuredW11p(store, w11DeepestAction, count: 2_000)
@@ -122,6 +143,11 @@ func loomGateMeasuredW1m(_ store: Store<ChainFeature.State, ChainFeature.Action>
 func loomGateMeasuredW3(
   _ store: Store<RowsFeature.State, RowsFeature.Action>, _ actions: [RowsFeature.Action]
 ) {
+  for action in actions { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW9(_ store: StoreOf<ObservedList>, _ actions: [ObservedList.Action]) {
   for action in actions { store.send(action) }
 }
 

@@ -15,12 +15,13 @@ if arguments.contains("--help") || arguments.contains("-h") {
            loom-bench --gate W<n>
 
       --quick      run every workload at 1/10 of its size (for CI smoke runs)
-      --only W4    run one workload (W0, W1, W1s, W1m, W2 to W6, W4c, W8, W10 to W12)
+      --only W4    run one workload (W0, W1, W1s, W1m, W2 to W6, W4c, W8 to W12)
       --json PATH  also write every figure, with the commit, date, toolchain and machine, as
                    JSON to PATH (the text lines still go to standard output); with PATH `-`
                    the JSON goes to standard output and the text lines to standard error
       --gate W1    run one workload of the instruction-count gate once, at its fixed size,
-                   printing nothing (W1, W1s, W1m, W3, W6, W8; see Benchmarks/callgrind/gate)
+                   printing nothing (W1, W1s, W1m, W3, W6, W8, W9a, W9b, W11p, W11s;
+                   see Benchmarks/callgrind/gate)
     """)
   exit(0)
 }
@@ -46,7 +47,7 @@ let quick = arguments.contains("--quick")
 let scale = quick ? 10 : 1
 let only = value(of: "--only", example: "W4")?.uppercased()
 let known = [
-  "W0", "W1", "W1S", "W1M", "W2", "W3", "W4", "W4C", "W5", "W6", "W8", "W10", "W11", "W12",
+  "W0", "W1", "W1S", "W1M", "W2", "W3", "W4", "W4C", "W5", "W6", "W8", "W9", "W10", "W11", "W12",
 ]
 if let only, !known.contains(only) {
   FileHandle.standardError.write(
@@ -67,6 +68,7 @@ await MainActor.run {
   if shouldRun("W1M") { runW1m(scale: scale) }
   if shouldRun("W2") { runW2(scale: scale) }
   if shouldRun("W3") { runW3(scale: scale) }
+  if shouldRun("W9") { runW9(scale: scale) }
   if shouldRun("W11") { runW11(scale: scale) }
 }
 if shouldRun("W4") { await runW4(scale: scale) }

@@ -42,6 +42,8 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     _ids.swapAt(i, j)
     _positions[_ids[i]] = i
     _positions[_ids[j]] = j
+    _writes.record(_ids[i])
+    _writes.record(_ids[j])
   }
 
   /// Calls `body` with the elements' storage, then indexes them again: how `sort()`,
@@ -53,7 +55,10 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R
   ) rethrows -> R? {
     let before = (elements: _elements, ids: _ids)
-    defer { reindexAll(orRestore: before) }
+    defer {
+      reindexAll(orRestore: before)
+      _writes.record(nil)
+    }
     return try _elements.withUnsafeMutableBufferPointer { buffer in try body(&buffer) }
   }
 }

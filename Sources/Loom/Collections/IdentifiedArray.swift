@@ -25,6 +25,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// The position of each id.
   @usableFromInline var _positions: [ID: Int]
   @usableFromInline let _idPath: IDPath<Element, ID>
+  /// The latest writes to elements, by id: what lets a store find the rows an action changed.
+  @usableFromInline var _writes = ElementWrites<ID>()
 
   /// Creates an array from elements whose ids are known to be unique.
   ///
@@ -147,6 +149,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     }
     if let position {
       _elements[position] = element
+      _writes.record(id)
     } else {
       append(element)
     }
@@ -174,6 +177,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
       append(element)
       return
     }
+    _writes.record(nil)
     _positions.removeValue(forKey: id)
     _positions[newID] = position
     _ids[position] = newID
@@ -192,6 +196,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     _positions[id] = _elements.count
     _ids.append(id)
     _elements.append(element)
+    _writes.record(id)
     return (true, _elements.count - 1)
   }
 
@@ -214,6 +219,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     _ids.insert(id, at: index)
     _elements.insert(element, at: index)
     reindex(from: index)
+    _writes.record(id)
     return (true, index)
   }
 
@@ -228,6 +234,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     if let position = _positions[id] {
       let old = _elements[position]
       _elements[position] = element
+      _writes.record(id)
       return old
     }
     append(element)
@@ -254,6 +261,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     _positions.removeValue(forKey: id)
     let element = _elements.remove(at: index)
     reindex(from: index)
+    _writes.record(id)
     return element
   }
 
@@ -295,6 +303,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     for position in first..<removed.count {
       if removed[position] {
         _positions.removeValue(forKey: _ids[position])
+        _writes.record(_ids[position])
         continue
       }
       if kept != position {
@@ -314,6 +323,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     _ids.removeAll()
     _elements.removeAll()
     _positions.removeAll()
+    _writes.record(nil)
   }
 
   /// Moves the element at `source` to `destination`.
@@ -327,6 +337,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     _elements.insert(element, at: destination)
     _ids.insert(id, at: destination)
     reindex(from: Swift.min(source, destination))
+    _writes.record(id)
   }
 
   /// Moves the elements at `source` to just before the element at `destination` (the end when
@@ -364,6 +375,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     _elements = elements
     _ids = ids
     reindex(from: Swift.min(first, insertion))
+    for id in movedIDs { _writes.record(id) }
   }
 
   /// Sorts the elements in place.
@@ -371,7 +383,10 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
   /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
     let sorted = try _elements.sorted(by: areInIncreasingOrder)
+    var writes = _writes
+    writes.record(nil)
     self = IdentifiedArray(uncheckedUniqueElements: sorted, idPath: _idPath)
+    _writes = writes
   }
 
   /// The elements that satisfy `isIncluded`, in order.

@@ -86,8 +86,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var state: State
     @usableFromInline var queue = ActionQueue<Queued>()
     @usableFromInline var isSending = false
-    /// Whether the state was ever read through the observable accessor. Until then no
-    /// observation can be registered, so mutations skip the registrar.
+    /// Counts the reducer's runs (see `StoreCore.stateVersion`).
+    @usableFromInline var stateVersion: UInt64 = 0
+    /// Whether a store's observation has armed watches: then each batch ends by checking them.
     @usableFromInline var isObserved = false
     @usableFromInline var stateObservers: [UInt64: @MainActor () -> Void] = [:]
     @usableFromInline var nextObserverToken: UInt64 = 0
@@ -151,15 +152,14 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline let storage: UnsafeMutablePointer<Storage>
   @usableFromInline let reducer: R
   @usableFromInline let runtime = EffectRuntime<Action>()
-  @usableFromInline let registrar = ObservationRegistrar()
-  @usableFromInline let stateKeyPath: KeyPath<RootCore, State>
+  /// The root store's observation, while it has armed watches (see `ObservedPart`).
+  weak var observation: (any ObservedPart)?
 
   @usableFromInline
   init(initialState: State, reducer: R, dependencies: DependencyValues) {
     self.storage = .allocate(capacity: 1)
     self.storage.initialize(to: Storage(state: initialState, dependencies: dependencies))
     self.reducer = reducer
-    self.stateKeyPath = \RootCore.state
   }
 
   isolated deinit {
@@ -169,11 +169,14 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     storage.deallocate()
   }
 
-  /// The state. Reading it does not register an observation; see ``registerAccess()``.
+  /// The state. Reading it does not register an observation.
   @usableFromInline
   var state: State {
     get { storage.pointee.state }
-    set { storage.pointee.state = newValue }
+    set {
+      storage.pointee.state = newValue
+      storage.pointee.stateVersion &+= 1
+    }
   }
 
   /// The dependencies the reducer and the effects it starts from now on see.
@@ -185,13 +188,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline
   var currentState: State { storage.pointee.state }
   @usableFromInline
-  var rootCore: any RootStoreCore { self }
-
+  var stateVersion: UInt64 { storage.pointee.stateVersion }
   @usableFromInline
-  func registerAccess() {
-    storage.pointee.isObserved = true
-    registrar.access(self, keyPath: stateKeyPath)
-  }
+  var rootCore: any RootStoreCore { self }
 
   @usableFromInline
   nonisolated func cancelAllEffects() {
@@ -220,33 +219,21 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       return makeTask(group)
     }
     storage.pointee.isSending = true
-    defer { storage.pointee.isSending = false }
     var group = existingGroup
     // Binding a task-local costs tens of nanoseconds; when both the store's dependencies and
     // the current ones are the untouched process default, binding would change nothing.
     if storage.pointee.usesProcessDefaultDependencies, _currentDependenciesAreProcessDefault() {
-      processObserved(action, group: &group, origin: origin)
+      processAll(action, group: &group, origin: origin)
     } else {
       _withDependencies(storage.pointee.dependencies) {
-        processObserved(action, group: &group, origin: origin)
-      }
-    }
-    if !storage.pointee.stateObservers.isEmpty { notifyStateObservers() }
-    return makeTask(group)
-  }
-
-  /// Processes a batch inside the registrar's mutation, once anyone observes the state.
-  @inlinable
-  func processObserved(
-    _ action: Action, group: inout EffectGroup?, origin: EffectOrigin<Action>?
-  ) {
-    if storage.pointee.isObserved {
-      registrar.withMutation(of: self, keyPath: stateKeyPath) {
         processAll(action, group: &group, origin: origin)
       }
-    } else {
-      processAll(action, group: &group, origin: origin)
     }
+    storage.pointee.isSending = false
+    // Readers are told after the batch, not while sending: what they send is processed then.
+    if storage.pointee.isObserved { checkObservation() }
+    if !storage.pointee.stateObservers.isEmpty { notifyStateObservers() }
+    return makeTask(group)
   }
 
   /// Processes `action`, then every action queued while processing, in order.
@@ -319,6 +306,23 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     advanceConcatenation(emptied.sequenceID)
   }
 
+  /// Checks the stores' armed watches after a batch, then tells the readers of those whose value
+  /// changed (after the check, so a reader that reads again in its callback arms a watch anew).
+  @usableFromInline
+  func checkObservation() {
+    guard let observation else {
+      storage.pointee.isObserved = false
+      return
+    }
+    var changed: [any ChangedWatch] = []
+    if !observation.check(into: &changed) {
+      observation.isAttached = false
+      self.observation = nil
+      storage.pointee.isObserved = false
+    }
+    for watch in changed { watch.notify() }
+  }
+
   @usableFromInline
   func notifyStateObservers() {
     for observer in storage.pointee.stateObservers.values { observer() }
@@ -340,6 +344,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   func process(
     _ action: Action, group: inout EffectGroup?, origin: EffectOrigin<Action>?
   ) {
+    storage.pointee.stateVersion &+= 1
     let effect = reducer.reduce(into: &storage.pointee.state, action: action)
     if let didProcess = storage.pointee.didProcess {
       didProcess(action, origin, storage.pointee.state)
@@ -736,5 +741,12 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline
   func removeStateObserver(_ token: UInt64) {
     storage.pointee.stateObservers.removeValue(forKey: token)
+  }
+}
+
+extension RootCore: ObservationRoot {
+  func observe(_ observation: any ObservedPart) {
+    self.observation = observation
+    storage.pointee.isObserved = true
   }
 }

@@ -19,12 +19,9 @@ final class ScopedCore<Root: StoreCore, State, Action: Sendable>: StoreCore {
   @usableFromInline
   var currentState: State { root.currentState[keyPath: toState] }
   @usableFromInline
-  var rootCore: any RootStoreCore { root.rootCore }
-
+  var stateVersion: UInt64 { root.stateVersion }
   @usableFromInline
-  func registerAccess() {
-    root.registerAccess()
-  }
+  var rootCore: any RootStoreCore { root.rootCore }
 
   @usableFromInline
   func send(_ action: Action) -> StoreTask {

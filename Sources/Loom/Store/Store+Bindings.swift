@@ -2,7 +2,7 @@ extension Store {
   /// Reads a field of the state: `store.count` is `store.state.count`.
   @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    state[keyPath: keyPath]
+    read(keyPath)
   }
 }
 
@@ -20,7 +20,7 @@ extension Store where Action: BindableAction, Action.State == State {
   public subscript<Value: Equatable & Sendable>(
     dynamicMember keyPath: WritableKeyPath<State, Value> & Sendable
   ) -> Value {
-    get { state[keyPath: keyPath] }
+    get { read(keyPath) }
     set { send(.binding(.set(keyPath, newValue))) }
   }
 }

@@ -19,9 +19,10 @@ extension Store {
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
     let embed = toChildAction._embed
-    return partStore(
-      key: ScopeCacheKey(keyPath: toChildState, actionType: ObjectIdentifier(ChildAction.self)),
-      extract: { $0[keyPath: toChildState] }, embed: embed)
+    let extract = { (state: State) in state[keyPath: toChildState] }
+    let key = ScopeCacheKey(keyPath: toChildState, actionType: ObjectIdentifier(ChildAction.self))
+    observePresence(of: key, extract)
+    return partStore(key: key, extract: extract, embed: embed)
   }
 
   /// A store for a presented child (`@Presents var destination`), or `nil` while none is
@@ -37,9 +38,10 @@ extension Store {
     action toChildAction: CasePath<Action, PresentationAction<ChildAction>>
   ) -> Store<ChildState, ChildAction>? {
     let embed = toChildAction._embed
-    return partStore(
-      key: ScopeCacheKey(keyPath: toChildState, actionType: ObjectIdentifier(ChildAction.self)),
-      extract: { $0[keyPath: toChildState] }, embed: { embed(.presented($0)) })
+    let extract = { (state: State) in state[keyPath: toChildState] }
+    let key = ScopeCacheKey(keyPath: toChildState, actionType: ObjectIdentifier(ChildAction.self))
+    observePresence(of: key, extract)
+    return partStore(key: key, extract: extract, embed: { embed(.presented($0)) })
   }
 
   /// A store for one case of an enum state, or `nil` while the state is another case.
@@ -54,11 +56,9 @@ extension Store {
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
     // A case path is not Hashable: the case is named by its label, read from the state.
+    observation.access(observation.watch(CaseKey(), read: CaseIdentity.init))
     let state = core.currentState
-    guard toCase.extract(from: state) != nil else {
-      core.registerAccess()
-      return nil
-    }
+    guard toCase.extract(from: state) != nil else { return nil }
     let key = ScopeCacheKey(
       path: CaseScope(state, payload: ChildState.self),
       actionType: ObjectIdentifier(ChildAction.self))
@@ -77,7 +77,8 @@ extension Store {
     state toRows: KeyPath<State, IdentifiedArray<ID, ChildState>>,
     action toRowAction: CasePath<Action, IdentifiedAction<ID, ChildAction>>
   ) -> [Store<ChildState, ChildAction>] {
-    core.registerAccess()
+    // The list is read again when its ids change; each row store's readers, when its row does.
+    observation.access(observation.watch(RowsKey(rows: toRows)) { $0[keyPath: toRows].ids })
     let rows = core.currentState[keyPath: toRows]
     let embed = toRowAction._embed
     return rows.ids.compactMap { id in
@@ -85,8 +86,18 @@ extension Store {
         key: ScopeCacheKey(
           path: RowScope(rows: toRows, id: id), actionType: ObjectIdentifier(ChildAction.self)),
         extract: { $0[keyPath: toRows][id: id] },
-        embed: { embed(.element(id: id, action: $0)) })
+        embed: { embed(.element(id: id, action: $0)) },
+        attach: { [weak self] in self?.observation.attach(row: $0, id: id, of: toRows) },
+        isFoundByID: true)
     }
+  }
+
+  /// Registers a read of whether the part `extract` reads is there, and which one it is.
+  private func observePresence<ChildState>(
+    of key: ScopeCacheKey, _ extract: @escaping (State) -> ChildState?
+  ) {
+    observation.access(
+      observation.watch(PresenceKey(scope: key)) { extract($0).map { partIdentity(of: $0) } })
   }
 
   /// The cached store of a part, or a new one while the part is there; `nil` while it is not.
@@ -95,9 +106,10 @@ extension Store {
   private func partStore<ChildState, ChildAction: Sendable>(
     key: ScopeCacheKey,
     extract: @escaping (State) -> ChildState?,
-    embed: @escaping @Sendable (ChildAction) -> Action
+    embed: @escaping @Sendable (ChildAction) -> Action,
+    attach: ((StoreObservation<ChildState>) -> Void)? = nil,
+    isFoundByID: Bool = false
   ) -> Store<ChildState, ChildAction>? {
-    core.registerAccess()
     let cached = scopedStores.store(for: key) as? Store<ChildState, ChildAction>
     let cachedPart = cached?.core as? PartCore<State, Action, ChildState, ChildAction>
     guard let value = extract(core.currentState) else {
@@ -107,9 +119,11 @@ extension Store {
     }
     if let cached, let cachedPart, cachedPart.isStill(value) { return cached }
     cachedPart?.end()
-    let part = PartCore(parent: core, extract: extract, embed: embed, last: value)
+    let part = PartCore(
+      parent: core, extract: extract, embed: embed, last: value, isFoundByID: isFoundByID)
     let child = Store<ChildState, ChildAction>(
       core: part, send: { part.send($0) }, parent: self)
+    child.attachObservation = attach
     scopedStores.insert(child, for: key)
     return child
   }
@@ -143,6 +157,45 @@ private struct RowScope<ID: Hashable>: Hashable {
   let id: ID
 }
 
+/// What names the watch of a part's presence (whether it is there, and which one).
+private struct PresenceKey: Hashable {
+  let scope: ScopeCacheKey
+}
+
+/// What names the watch of the ids of a collection's rows.
+private struct RowsKey: Hashable {
+  let rows: AnyKeyPath
+}
+
+/// What names the watch of which case an enum state is in.
+private struct CaseKey: Hashable {}
+
+/// Which case an enum state is in: the labels of its nested cases, and the id of the payload
+/// they lead to when it is identified.
+private struct CaseIdentity: Equatable {
+  let labels: [String]
+  let id: AnyHashable?
+
+  init(_ state: Any) {
+    var labels: [String] = []
+    var value = state
+    while labels.count < 16, Mirror(reflecting: value).displayStyle == .enum,
+      let child = Mirror(reflecting: value).children.first
+    {
+      labels.append(child.label ?? "")
+      value = child.value
+    }
+    self.labels = labels
+    self.id = partIdentity(of: value)
+  }
+}
+
+/// The id of an identified part, which tells one part from another there after it.
+func partIdentity(of value: Any) -> AnyHashable? {
+  func id(_ value: some Identifiable) -> AnyHashable { AnyHashable(value.id) }
+  return (value as? any Identifiable).map { id($0) }
+}
+
 /// The core of a store for a part that may not be there: it reads the part from its parent's
 /// state, and sends through the parent. Once the part has left (or another part, of another id,
 /// is there) the store has ended: it reads the part as it last read it (never a trap), and what
@@ -155,36 +208,46 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   let embed: @Sendable (Action) -> ParentAction
   /// The part's id, for an identified part: another id is another part.
   let identity: AnyHashable?
+  /// Whether `extract` finds the part by its id (a row), so what it finds is always this part.
+  let isFoundByID: Bool
   var last: State
+  /// The parent's state version `last` was read at.
+  var lastVersion: UInt64
   var hasEnded = false
 
   init(
     parent: any StoreCore<ParentState, ParentAction>, extract: @escaping (ParentState) -> State?,
-    embed: @escaping @Sendable (Action) -> ParentAction, last: State
+    embed: @escaping @Sendable (Action) -> ParentAction, last: State, isFoundByID: Bool
   ) {
     self.parent = parent
     self.extract = extract
     self.embed = embed
-    self.identity = Self.identity(of: last)
+    self.isFoundByID = isFoundByID
+    self.identity = isFoundByID ? nil : Self.identity(of: last)
     self.last = last
+    self.lastVersion = parent.stateVersion
   }
 
   static func identity(of value: State) -> AnyHashable? {
-    func id(_ value: some Identifiable) -> AnyHashable { AnyHashable(value.id) }
-    return (value as? any Identifiable).map { id($0) }
+    partIdentity(of: value)
   }
 
   /// Whether `value` is this store's part (the same id, for an identified part).
   func isStill(_ value: State) -> Bool {
-    !hasEnded && Self.identity(of: value) == identity
+    !hasEnded && (isFoundByID || Self.identity(of: value) == identity)
   }
 
   func end() {
     hasEnded = true
   }
 
+  var stateVersion: UInt64 { parent.stateVersion }
+
   var currentState: State {
     guard !hasEnded else { return last }
+    let version = parent.stateVersion
+    if version == lastVersion { return last }
+    lastVersion = version
     if let value = extract(parent.currentState) {
       guard isStill(value) else {
         end()
@@ -198,10 +261,6 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   }
 
   var rootCore: any RootStoreCore { parent.rootCore }
-
-  func registerAccess() {
-    parent.registerAccess()
-  }
 
   func send(_ action: Action) -> StoreTask {
     if hasEnded || extract(parent.currentState).map(isStill) == false {
@@ -237,5 +296,5 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
 /// let ids = store.scope(state: \.rows, action: .rows).map(\.id)
 /// ```
 extension Store: @MainActor Identifiable where State: Identifiable {
-  public var id: State.ID { state.id }
+  public var id: State.ID { read(\.id) }
 }

@@ -3,9 +3,13 @@ import Observation
 /// The runtime of a feature: holds its state, runs its reducer for every action it is sent, and
 /// runs the effects the reducer returns.
 ///
-/// App shells create one root store and observe it. The store is `Observable`: SwiftUI views and
-/// `withObservationTracking` see every state change. Shells that are not SwiftUI, such as a
-/// command-line tool, iterate `states`.
+/// App shells create one root store and observe it. The store is `Observable`, value by value:
+/// a SwiftUI view or a `withObservationTracking` scope that reads `store.count` is told when
+/// `count` changes, and not when anything else does (an `Equatable` value counts as changed when
+/// it differs from the value read; any other value, whenever the store processes an action).
+/// A scoped store's readers are told only of changes to what they read through it, and a row
+/// store's only when its row was written. Shells that are not SwiftUI, such as a command-line
+/// tool, iterate `states`.
 ///
 /// ```swift
 /// let store = Store(initialState: Counter.State()) {
@@ -30,6 +34,11 @@ public final class Store<State, Action: Sendable>: Observable {
   /// The store this one was scoped from, kept while this one lives: a scope of a scope made
   /// through a store nobody else holds (`a.scope(…).scope(…)`) finds its cached stores again.
   @usableFromInline let parent: AnyObject?
+  /// What the store's readers read (made at the first read).
+  var _observation: StoreObservation<State>?
+  /// Attaches the store's observation to where it is checked, when the default (its parent, or
+  /// the root core) is not it: a row store's is attached to its parent by id.
+  var attachObservation: ((StoreObservation<State>) -> Void)?
 
   /// Creates a root store.
   ///
@@ -72,10 +81,38 @@ public final class Store<State, Action: Sendable>: Observable {
   }
 
   /// The current state. Reading it inside an observation-tracking scope (a SwiftUI view body,
-  /// `withObservationTracking`) registers interest in every change.
+  /// `withObservationTracking`) registers interest in any change to it; read a field
+  /// (`store.count`) to be told of that field's changes only.
   public var state: State {
-    core.registerAccess()
+    let observation = observation
+    observation.access(observation.wholeState)
     return core.currentState
+  }
+
+  /// Registers a read of the value at `keyPath`, and returns it.
+  @usableFromInline
+  func read<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+    observation.access(keyPath)
+    return core.currentState[keyPath: keyPath]
+  }
+
+  /// What the store's readers read, made at the first read.
+  var observation: StoreObservation<State> {
+    if let observation = _observation { return observation }
+    let attach: (StoreObservation<State>) -> Void
+    if let attachObservation {
+      attach = attachObservation
+    } else if let parent = parent as? any ObservationParent {
+      attach = { [weak parent] in parent?.attach(part: $0) }
+    } else {
+      let root = core.rootCore as? any ObservationRoot
+      attach = { [weak root] in root?.observe($0) }
+    }
+    let core = core
+    let observation = StoreObservation(
+      store: self, currentState: { core.currentState }, attach: attach)
+    _observation = observation
+    return observation
   }
 
   /// Sends an action to the store.

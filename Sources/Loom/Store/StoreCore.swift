@@ -8,8 +8,9 @@ protocol StoreCore<State, Action>: AnyObject {
 
   /// The current state, without registering an observation.
   var currentState: State { get }
-  /// Registers an observation of the state with the root's registrar.
-  func registerAccess()
+  /// A number that changes whenever the root's state may have: a scoped core may keep what it
+  /// read of the state while it is the same.
+  var stateVersion: UInt64 { get }
   /// Sends an action through the root reducer.
   func send(_ action: Action) -> StoreTask
   /// The root core.

@@ -1,0 +1,207 @@
+import Observation
+
+/// What a store's readers read, watched value by value (see `ObservedPart`): a reader is
+/// registered with the watches of the values it read, and told of their changes only.
+@MainActor
+final class StoreObservation<State>: ObservedPart {
+  /// The store's state now, without observing it.
+  let currentState: () -> State
+  /// Attaches this observation to the store it was scoped from, or, for a root, to its core.
+  let attach: (StoreObservation<State>) -> Void
+  /// The store, to notice that it is gone.
+  weak var store: AnyObject?
+
+  var watches: [AnyHashable: Watch<State>] = [:]
+  /// The watch of the whole state (`store.state`).
+  private(set) lazy var wholeState = watch(WholeStateKey()) { $0 }
+  var armed: [Watch<State>] = []
+  /// The observations of plain scoped stores, and of optional, presented and case parts, that
+  /// have armed watches.
+  var parts: [any ObservedPart] = []
+  /// The observations of row stores with armed watches, by the collection they are rows of.
+  var rowGroups: [AnyKeyPath: RowGroup<State>] = [:]
+  var isAttached = false
+
+  init(
+    store: AnyObject, currentState: @escaping () -> State,
+    attach: @escaping (StoreObservation<State>) -> Void
+  ) {
+    self.store = store
+    self.currentState = currentState
+    self.attach = attach
+  }
+
+  /// Registers a read of the value at `keyPath`.
+  func access<Value>(_ keyPath: KeyPath<State, Value>) {
+    access(watches[keyPath] ?? watch(keyPath) { $0[keyPath: keyPath] })
+  }
+
+  /// The watch named `key` of the value `read` returns, made the first time.
+  func watch<Value>(_ key: AnyHashable, read: @escaping (State) -> Value) -> Watch<State> {
+    if let watch = watches[key] { return watch }
+    let watch = makeWatch(read: read, state: currentState())
+    watches[key] = watch
+    return watch
+  }
+
+  /// Registers a read of what `watch` watches: arms it, and attaches this observation.
+  func access(_ watch: Watch<State>) {
+    if !watch.isArmed {
+      watch.arm(currentState())
+      armed.append(watch)
+      attachIfNeeded()
+    }
+    watch.registerReader()
+  }
+
+  func attachIfNeeded() {
+    guard !isAttached else { return }
+    isAttached = true
+    attach(self)
+  }
+
+  /// Attaches the observation of a store scoped from this one.
+  func attach(part: any ObservedPart) {
+    parts.append(part)
+    attachIfNeeded()
+  }
+
+  /// Attaches the observation of the row `id` of the collection at `rows`.
+  func attach<ID, Row>(
+    row: any ObservedPart, id: ID, of rows: KeyPath<State, IdentifiedArray<ID, Row>>
+  ) {
+    let group: RowsOf<State, ID, Row>
+    if let existing = rowGroups[rows] as? RowsOf<State, ID, Row> {
+      group = existing
+    } else {
+      group = RowsOf(rows)
+      rowGroups[rows] = group
+    }
+    group.attach(row, id: id, in: self)
+    attachIfNeeded()
+  }
+
+  var isAlive: Bool { store != nil }
+
+  func check(into changed: inout [any ChangedWatch]) -> Bool {
+    guard store != nil else {
+      disarmAll(into: &changed)
+      return false
+    }
+    let state = currentState()
+    // Loops by hand: `removeAll(where:)` is not specialized here, and cost more than the rest.
+    var position = 0
+    while position < armed.count {
+      let watch = armed[position]
+      if watch.hasChanged(state) {
+        watch.disarm()
+        changed.append(watch)
+        armed.swapAt(position, armed.count - 1)
+        armed.removeLast()
+      } else {
+        position += 1
+      }
+    }
+    position = 0
+    while position < parts.count {
+      let part = parts[position]
+      if part.check(into: &changed) {
+        position += 1
+      } else {
+        part.isAttached = false
+        parts.swapAt(position, parts.count - 1)
+        parts.removeLast()
+      }
+    }
+    if !rowGroups.isEmpty {
+      for (rows, group) in rowGroups where !group.check(state, into: &changed) {
+        rowGroups[rows] = nil
+      }
+    }
+    return !armed.isEmpty || !parts.isEmpty || !rowGroups.isEmpty
+  }
+
+  func disarmAll(into changed: inout [any ChangedWatch]) {
+    for watch in armed {
+      watch.disarm()
+      changed.append(watch)
+    }
+    armed.removeAll()
+    for part in parts {
+      part.disarmAll(into: &changed)
+      part.isAttached = false
+    }
+    parts.removeAll()
+    for group in rowGroups.values { group.disarmAll(into: &changed) }
+    rowGroups.removeAll()
+    isAttached = false
+  }
+
+  /// What names the watch of the whole state.
+  private struct WholeStateKey: Hashable {}
+}
+
+/// The row stores of one collection that have armed watches, by id. After a batch only the rows
+/// the collection's writes name are checked (all of them when its writes cannot tell).
+@MainActor
+class RowGroup<State> {
+  func check(_ state: State, into changed: inout [any ChangedWatch]) -> Bool { false }
+  func disarmAll(into changed: inout [any ChangedWatch]) {}
+}
+
+@MainActor
+final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
+  let keyPath: KeyPath<State, IdentifiedArray<ID, Row>>
+  var rows: [ID: any ObservedPart] = [:]
+  /// The stamp of the collection as last checked.
+  var seen: UInt64 = 0
+
+  init(_ keyPath: KeyPath<State, IdentifiedArray<ID, Row>>) {
+    self.keyPath = keyPath
+  }
+
+  func attach(_ row: any ObservedPart, id: ID, in parent: StoreObservation<State>) {
+    if rows.isEmpty { seen = parent.currentState()[keyPath: keyPath]._writes.stamp }
+    rows[id] = row
+  }
+
+  override func disarmAll(into changed: inout [any ChangedWatch]) {
+    for row in rows.values {
+      row.disarmAll(into: &changed)
+      row.isAttached = false
+    }
+    rows.removeAll()
+  }
+
+  override func check(_ state: State, into changed: inout [any ChangedWatch]) -> Bool {
+    let collection = state[keyPath: keyPath]
+    switch collection._writes.changes(since: seen) {
+    case .none:
+      break
+    case .ids(let ids):
+      for id in ids { check(id, in: collection, into: &changed) }
+    case .all:
+      for id in Array(rows.keys) { check(id, in: collection, into: &changed) }
+    }
+    seen = collection._writes.stamp
+    return !rows.isEmpty
+  }
+
+  /// Checks the row `id`'s store; a row that left has its watches notified, and leaves.
+  ///
+  /// A row's store stays attached when nothing in it is armed any more: its readers are about
+  /// to read it again (a row that changed is redrawn), and it costs nothing until its row is
+  /// written again.
+  private func check(
+    _ id: ID, in collection: IdentifiedArray<ID, Row>, into changed: inout [any ChangedWatch]
+  ) {
+    guard let row = rows[id] else { return }
+    if collection.contains(id: id), row.isAlive {
+      _ = row.check(into: &changed)
+    } else {
+      row.disarmAll(into: &changed)
+      row.isAttached = false
+      rows[id] = nil
+    }
+  }
+}
