@@ -16,14 +16,14 @@ enum BatchEnd {
 }
 
 /// The core of a root store: owns the state, the reducer, the dependencies, the queue of actions
-/// waiting to be processed and the runtime of in-flight effects.
+/// waiting to be processed and the registry of in-flight effects.
 ///
 /// Invariants:
 /// - Actions are processed one at a time, on the main actor, in the order they arrive. An action
 ///   sent while another is being processed (by a `.send` effect or an observer) waits in `queue`;
 ///   the reducer is never re-entered.
-/// - Every effect that is not `.none` is registered in `runtime` before its task exists and
-///   removed when the task ends, so the runtime always lists exactly the effects in flight.
+/// - Every effect that is not `.none` is registered in `registry` before its task exists and
+///   removed when the task ends, so the registry always lists exactly the effects in flight.
 ///
 /// The send path is `@inlinable` so that it is specialized for the app's reducer in the app's
 /// module: a send of an action that returns `.none` makes no allocation and no dynamic call.
@@ -105,7 +105,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
     /// What waits for the end of the batch being processed (see ``BatchEnd``).
     @usableFromInline var atBatchEnd: [BatchEnd] = []
-    /// The `.concatenate` effects in flight, by their id in the runtime.
+    /// The `.concatenate` effects in flight, by their id in the registry.
     @usableFromInline var concatenations: [UInt64: Concatenation] = [:]
 
     @usableFromInline
@@ -151,7 +151,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   @usableFromInline let storage: UnsafeMutablePointer<Storage>
   @usableFromInline let reducer: R
-  @usableFromInline let runtime = EffectRuntime<Action>()
+  @usableFromInline let registry = EffectRegistry<Action>()
   /// The root store's observation, while it has armed watches (see `ObservedPart`).
   weak var observation: (any ObservedPart)?
 
@@ -163,7 +163,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   }
 
   isolated deinit {
-    runtime.cancelAll()
+    registry.cancelAll()
     storage.pointee.queue.deallocate()
     storage.deinitialize(count: 1)
     storage.deallocate()
@@ -194,11 +194,11 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   @usableFromInline
   nonisolated func cancelAllEffects() {
-    runtime.cancelAll()
+    registry.cancelAll()
   }
 
   @usableFromInline
-  nonisolated var inFlightEffectCount: Int { runtime.count }
+  nonisolated var inFlightEffectCount: Int { registry.count }
 
   // MARK: Sending
 
@@ -302,7 +302,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   /// concatenation, starts the next step, in this turn.
   @inlinable
   func complete(_ id: UInt64) {
-    guard let emptied = runtime.complete(id), emptied.sequenceID != 0 else { return }
+    guard let emptied = registry.complete(id), emptied.sequenceID != 0 else { return }
     advanceConcatenation(emptied.sequenceID)
   }
 
@@ -336,8 +336,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   @usableFromInline
   func makeTask(effectGroup group: EffectGroup) -> StoreTask {
-    let runtime = runtime
-    return StoreTask(group: group, cancel: { runtime.cancel(group: $0) })
+    let registry = registry
+    return StoreTask(group: group, cancel: { registry.cancel(group: $0) })
   }
 
   @inlinable
@@ -360,10 +360,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   ) {
     if group == nil { group = EffectGroup() }
     guard storage.pointee.tracksProvenance else {
-      // A lone `.send` (the common synchronous effect) is queued here, without the interpreter's
-      // path, keys and dependencies.
-      if case .send(let sent) = effect.operation, storage.pointee.isSending {
-        storage.pointee.queue.append(Queued(action: sent, group: group, origin: nil))
+      // A lone `.send` (the common synchronous effect) goes straight to the one send path,
+      // without the interpreter's path, keys and dependencies.
+      if case .send(let sent) = effect.operation {
+        startSend(sent, group: group, startedBy: action)
         return
       }
       start(
@@ -374,6 +374,38 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     currentOrigin = origin
     defer { currentOrigin = nil }
     start(effect, group: effectGroup, path: ReducerPath(), keys: [], startedBy: action)
+  }
+
+  /// Starts a `.send` effect: the one path every synchronous send takes. During a batch the
+  /// action is queued (processed before the batch ends, in order); otherwise it is sent now. Its
+  /// origin is linked only when a test store watches (`tracksProvenance`): an app's `.send`
+  /// allocates nothing.
+  @inlinable
+  @inline(__always)
+  func startSend(_ sent: Action, group: EffectGroup?, startedBy action: Action) {
+    if storage.pointee.isSending, !storage.pointee.tracksProvenance {
+      // The fast path: queued with no origin to box.
+      storage.pointee.queue.append(Queued(action: sent, group: group, origin: nil))
+      return
+    }
+    startSendOutOfBatchOrTracked(sent, group: group, startedBy: action)
+  }
+
+  /// The rest of `startSend`, kept out of line so that the fast path stays small where it is
+  /// inlined.
+  @inlinable
+  @inline(never)
+  func startSendOutOfBatchOrTracked(
+    _ sent: Action, group: EffectGroup?, startedBy action: Action
+  ) {
+    let origin =
+      storage.pointee.tracksProvenance
+      ? EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin) : nil
+    if storage.pointee.isSending {
+      storage.pointee.queue.append(Queued(action: sent, group: group, origin: origin))
+    } else {
+      _ = send(sent, group: group, origin: origin)
+    }
   }
 
   /// Where the action whose effects are being started came from, so each effect's origin can
@@ -390,7 +422,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   func receive(
     _ action: Action, group: EffectGroup, origin: EffectOrigin<Action>, effectID: UInt64
   ) {
-    guard runtime.isInFlight(effectID) else {
+    guard registry.isInFlight(effectID) else {
       reportSendAfterFinish(action, origin: origin)
       return
     }
@@ -446,14 +478,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       return
 
     case .send(let sent):
-      let origin =
-        storage.pointee.tracksProvenance
-        ? EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin) : nil
-      if storage.pointee.isSending {
-        storage.pointee.queue.append(Queued(action: sent, group: group, origin: origin))
-      } else {
-        _ = send(sent, group: group, origin: origin)
-      }
+      startSend(sent, group: group, startedBy: action)
 
     case .run(let run):
       startRun(
@@ -461,12 +486,11 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
     case .merge(let effects):
       // An index loop: `for in` went through the unspecialized iterator of the standard library.
-      // A `.send` among them is queued here, without a call to the interpreter.
-      let queuesSendsInPlace = !storage.pointee.tracksProvenance && storage.pointee.isSending
+      // A `.send` among them takes the send path here, without a call to the interpreter.
       var index = 0
       while index < effects.count {
-        if queuesSendsInPlace, case .send(let sent) = effects[index].operation {
-          storage.pointee.queue.append(Queued(action: sent, group: group, origin: nil))
+        if case .send(let sent) = effects[index].operation {
+          startSend(sent, group: group, startedBy: action)
         } else {
           start(
             effects[index], group: group, path: path, keys: keys, dependencies: dependencies,
@@ -482,13 +506,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
     case .cancellable(let id, let cancelInFlight, let inner):
       let key = CancelKey(path: path, id: id)
-      if cancelInFlight { dropQueuedActions(of: runtime.cancel(key)) }
+      if cancelInFlight { dropQueuedActions(of: registry.cancel(key)) }
       start(
         inner, group: group, path: path, keys: keys + [key], dependencies: dependencies,
         startedBy: action)
 
     case .cancel(let id):
-      dropQueuedActions(of: runtime.cancel(CancelKey(path: path, id: id)))
+      dropQueuedActions(of: registry.cancel(CancelKey(path: path, id: id)))
 
     case .scoped(let component, let inner):
       start(
@@ -496,7 +520,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         dependencies: dependencies, startedBy: action)
 
     case .cancelScope(let component):
-      dropQueuedActions(of: runtime.cancel(under: path.appending(component)))
+      dropQueuedActions(of: registry.cancel(under: path.appending(component)))
 
     case .dependencies(let values, let inner):
       start(
@@ -526,17 +550,17 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       parent: tracksProvenance ? currentOrigin : nil)
     // Only a test store reads an effect's origin and whether it has started: an app's store
     // registers neither, and its task does not report its start.
-    let id = runtime.register(
+    let id = registry.register(
       kind: .operation, keys: keys, path: path, group: group,
       origin: tracksProvenance ? origin : nil, hasStarted: !tracksProvenance)
-    let runtime = runtime
+    let registry = registry
     let send = Send<Action> { [weak self] in
       self?.receive($0, group: group, origin: origin, effectID: id)
     }
     // Starts running at once, on the main actor, until its first suspension.
     func makeTask() -> Task<Void, Never> {
       Task.immediate(priority: run.priority) { @MainActor [weak self] in
-        if tracksProvenance { runtime.markStarted(id) }
+        if tracksProvenance { registry.markStarted(id) }
         do {
           try await run.operation(send)
         } catch is CancellationError {
@@ -549,7 +573,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
             }
           }
         }
-        if let self { self.effectFinished(id) } else { runtime.complete(id) }
+        if let self { self.effectFinished(id) } else { registry.complete(id) }
       }
     }
     // The task inherits the task-locals bound here; binding one costs a push and a copy into
@@ -563,18 +587,18 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     case (nil, false):
       task = makeTask()
     case (nil, true):
-      task = Suspension.withObserver(EffectHandle(id: id, runtime: runtime), operation: makeTask)
+      task = Suspension.withObserver(EffectHandle(id: id, registry: registry), operation: makeTask)
     case (let override?, false):
       task = DependencyValues.withCurrent(override, operation: makeTask)
     case (let override?, true):
       task = DependencyValues.withCurrent(override) {
-        Suspension.withObserver(EffectHandle(id: id, runtime: runtime), operation: makeTask)
+        Suspension.withObserver(EffectHandle(id: id, registry: registry), operation: makeTask)
       }
     }
     // An operation that never suspended has ended by now, its end queued for the end of the
     // batch: its task has nothing left to cancel, so it is not stored.
     if storage.pointee.isSending, case .finished(id)? = storage.pointee.atBatchEnd.last { return }
-    runtime.attach(task, to: id)
+    registry.attach(task, to: id)
   }
 
   @usableFromInline
@@ -608,7 +632,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     startedBy action: Action
   ) {
     let origin = EffectOrigin(action: action, fileID: "", line: 0)
-    let id = runtime.register(
+    let id = registry.register(
       kind: .sequence, keys: keys, path: path, group: group,
       origin: storage.pointee.tracksProvenance ? origin : nil)
     storage.pointee.concatenations[id] = Concatenation(
@@ -639,13 +663,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
           break
         }
       }
-      guard !runtime.isCancelled(id), let next = concatenation.remaining.popFirst() else {
+      guard !registry.isCancelled(id), let next = concatenation.remaining.popFirst() else {
         storage.pointee.concatenations[id] = nil
         complete(id)
         return
       }
       let step = EffectGroup(stepOf: id, in: concatenation.group)
-      runtime.setStep(step, ofSequence: id)
+      registry.setStep(step, ofSequence: id)
       concatenation.step = step
       concatenation.isStarting = true
       storage.pointee.concatenations[id] = concatenation
@@ -668,7 +692,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   ) {
     let dependencies = dependencies ?? storage.pointee.dependencies
     let key = CancelKey(path: path, id: throttle.id)
-    let isOpen = runtime.openThrottleWindow(
+    let isOpen = registry.openThrottleWindow(
       key,
       latest: throttle.latest,
       pending: .init(
@@ -694,12 +718,12 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     startedBy action: Action
   ) {
     let origin = EffectOrigin(action: action, fileID: "", line: 0)
-    let id = runtime.register(
+    let id = registry.register(
       kind: .throttleWindow, keys: [key], path: path, group: group,
       origin: storage.pointee.tracksProvenance ? origin : nil)
-    let runtime = runtime
+    let registry = registry
     let closeWindow: @MainActor @Sendable () -> Void = { [weak self] in
-      guard let self, let pending = runtime.closeThrottleWindow(key) else { return }
+      guard let self, let pending = registry.closeThrottleWindow(key) else { return }
       self.start(
         pending.effect, group: pending.group, path: path, keys: pending.keys,
         dependencies: pending.dependencies, startedBy: pending.origin)
@@ -708,10 +732,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         dependencies: pending.dependencies, startedBy: pending.origin)
     }
     // The window's sleep reports its suspension on a test clock through the handle.
-    let handle = EffectHandle(id: id, runtime: runtime)
+    let handle = EffectHandle(id: id, registry: registry)
     let task = Suspension.withObserver(handle) {
       Task.immediate { @MainActor [weak self] in
-        runtime.markStarted(id)
+        registry.markStarted(id)
         let elapsed: Bool
         do {
           try await sleep()
@@ -722,10 +746,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         if elapsed {
           closeWindow()
         }
-        if let self { self.effectFinished(id) } else { runtime.complete(id) }
+        if let self { self.effectFinished(id) } else { registry.complete(id) }
       }
     }
-    runtime.attach(task, to: id)
+    registry.attach(task, to: id)
   }
 
   // MARK: Observing state

@@ -39,14 +39,14 @@ extension RootCore: StoreTestingHooks {
   }
 
   package nonisolated func setActivityHandler(_ handler: (@Sendable () -> Void)?) {
-    runtime.setActivityHandler(handler)
+    registry.setActivityHandler(handler)
   }
 
-  package nonisolated var effectsInFlight: [InFlightEffect<Action>] { runtime.inFlight }
+  package nonisolated var effectsInFlight: [InFlightEffect<Action>] { registry.inFlight }
 
-  package nonisolated var isIdle: Bool { runtime.isIdle }
+  package nonisolated var isIdle: Bool { registry.isIdle }
 
-  package nonisolated var haveAllEffectsStarted: Bool { runtime.haveAllStarted }
+  package nonisolated var haveAllEffectsStarted: Bool { registry.haveAllStarted }
 }
 
 extension Store {

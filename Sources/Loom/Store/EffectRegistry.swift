@@ -1,89 +1,3 @@
-/// Where an in-flight effect came from: the action whose reducer returned it and the source
-/// line of the `.run` that created it.
-///
-/// The actions before it form an immutable chain shared by every origin that descends from the
-/// same one, so linking a new origin costs one allocation and never copies the chain. A store
-/// links origins only when a test store watches it (``RootCore``'s `tracksProvenance`): an app
-/// never reads the chain, and a chain of `.send`s then allocates nothing.
-@usableFromInline
-package struct EffectOrigin<Action: Sendable>: Sendable {
-  /// The action whose reducer returned the effect.
-  @usableFromInline package let action: Action
-  /// The `#fileID` of the `.run` call, empty for synchronous `.send` effects.
-  package var fileID: String { fileIDLiteral.description }
-  /// Kept as the literal: building a string for every effect started would cost an allocation.
-  @usableFromInline let fileIDLiteral: StaticString
-  /// The `#line` of the `.run` call, 0 for synchronous `.send` effects.
-  @usableFromInline package let line: UInt
-  /// Where the action that started the effect came from, if an effect sent it.
-  @usableFromInline package let parent: Parent?
-
-  /// How many of the actions before this one ``chain`` names.
-  package static var maximumChainLength: Int { 8 }
-
-  /// Boxes the parent origin (a struct cannot contain itself), with the length of its chain.
-  @usableFromInline
-  package final class Parent: Sendable {
-    package let origin: EffectOrigin
-    /// The number of origins from `origin` back to the oldest one kept, `origin` included.
-    let depth: Int
-
-    init(_ origin: EffectOrigin, depth: Int) {
-      self.origin = origin
-      self.depth = depth
-    }
-  }
-
-  /// Inlinable, so that starting an effect does not look up the origin's generic metadata.
-  @inlinable
-  init(action: Action, fileID: StaticString, line: UInt, parent: EffectOrigin? = nil) {
-    self.action = action
-    self.fileIDLiteral = fileID
-    self.line = line
-    if let parent {
-      self.parent = Self.link(parent)
-    } else {
-      self.parent = nil
-    }
-  }
-
-  private init(action: Action, fileID: StaticString, line: UInt, linkedTo parent: Parent?) {
-    self.action = action
-    self.fileIDLiteral = fileID
-    self.line = line
-    self.parent = parent
-  }
-
-  /// Boxes `origin` as a parent. A chain that grows past twice ``maximumChainLength`` is cut back
-  /// to ``maximumChainLength``, so a retry loop that runs for hours keeps a bounded chain, and the
-  /// cut (which copies that many origins) happens once every ``maximumChainLength`` links.
-  @usableFromInline
-  static func link(_ origin: EffectOrigin) -> Parent {
-    let depth = (origin.parent?.depth ?? 0) + 1
-    guard depth > 2 * maximumChainLength else { return Parent(origin, depth: depth) }
-    let kept = origin.chain
-    var parent: Parent?
-    for (index, ancestor) in kept.enumerated().reversed() {
-      let origin = EffectOrigin(
-        action: ancestor.action, fileID: ancestor.fileIDLiteral, line: ancestor.line,
-        linkedTo: parent)
-      parent = Parent(origin, depth: kept.count - index)
-    }
-    return parent ?? Parent(origin, depth: 1)
-  }
-
-  /// This origin and the ones before it, most recent first: at most ``maximumChainLength`` + 1.
-  package var chain: [EffectOrigin] {
-    var result = [self]
-    var next = parent
-    while let current = next, result.count <= Self.maximumChainLength {
-      result.append(current.origin)
-      next = current.origin.parent
-    }
-    return result
-  }
-}
-
 /// The bookkeeping of one store's in-flight effects: which are running, under which cancel ids
 /// and reducer paths, which are waiting on a test clock, and the throttle windows that are open.
 ///
@@ -91,7 +5,7 @@ package struct EffectOrigin<Action: Sendable>: Sendable {
 /// The bookkeeping lives behind one lock and the throttle windows behind another; tasks are
 /// cancelled outside them.
 @usableFromInline
-final class EffectRuntime<Action: Sendable>: Sendable {
+final class EffectRegistry<Action: Sendable>: Sendable {
   @usableFromInline typealias Kind = EffectKind
   typealias Entry = EffectEntry
 
@@ -116,7 +30,7 @@ final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  /// The in-flight effects. Not generic (origins are stored type-erased), so that the runtime's
+  /// The in-flight effects. Not generic (origins are stored type-erased), so that the registry's
   /// bookkeeping is compiled once, specialized, instead of going through generic metadata on
   /// every effect started, cancelled or finished.
   let state = LockedState(EffectBook())
@@ -416,7 +330,7 @@ enum EffectKind: Sendable {
 }
 
 /// An open throttle window, with the effect held back for its end (a `PendingThrottle` of the
-/// runtime's action type), if any.
+/// registry's action type), if any.
 struct ThrottleWindow: Sendable {
   var pending: (any Sendable)?
 }
@@ -436,7 +350,7 @@ struct EffectEntry: Sendable {
   var isCancelled = false
   /// Whether the effect's task has begun running (a sequence, which has no task, has at once).
   ///
-  /// Only a test store asks (``EffectRuntime/haveAllStarted``). In a store no test store watches
+  /// Only a test store asks (``EffectRegistry/haveAllStarted``). In a store no test store watches
   /// an operation is registered as started: the store starts its task in place, on the main
   /// actor, right after registering it, so no one on the main actor can see it not started.
   var hasStarted: Bool
@@ -473,7 +387,7 @@ struct EffectEntry: Sendable {
   }
 }
 
-/// The bookkeeping of a store's in-flight effects, behind the runtime's lock.
+/// The bookkeeping of a store's in-flight effects, behind the registry's lock.
 struct EffectBook: Sendable {
   var nextID: UInt64 = 0
   /// Called after every change a test store may be waiting for (an effect started, finished,
@@ -531,32 +445,32 @@ struct EffectBook: Sendable {
   }
 }
 
-/// Connects one in-flight effect task to the runtime, so a test clock can tell it when the task
+/// Connects one in-flight effect task to the registry, so a test clock can tell it when the task
 /// waits on it.
 @usableFromInline
 final class EffectHandle<Action: Sendable>: SuspensionObserver {
   let id: UInt64
-  let runtime: EffectRuntime<Action>
+  let registry: EffectRegistry<Action>
 
   @usableFromInline
-  init(id: UInt64, runtime: EffectRuntime<Action>) {
+  init(id: UInt64, registry: EffectRegistry<Action>) {
     self.id = id
-    self.runtime = runtime
+    self.registry = registry
   }
 
   @usableFromInline
   func willSuspend(on reason: SuspensionReason) {
-    runtime.suspensionChanged(id, by: 1, reason: reason)
+    registry.suspensionChanged(id, by: 1, reason: reason)
   }
 
   @usableFromInline
   func didResume() {
-    runtime.suspensionChanged(id, by: -1)
+    registry.suspensionChanged(id, by: -1)
   }
 
   @usableFromInline
   var isSettled: Bool {
-    runtime.state.withLock { state in
+    registry.state.withLock { state in
       guard let entry = state.entries[id] else { return true }
       return entry.suspensions > 0
     }
