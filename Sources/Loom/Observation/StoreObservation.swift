@@ -13,7 +13,15 @@ final class StoreObservation<State>: ObservedPart {
 
   var watches: [AnyHashable: Watch<State>] = [:]
   /// The watch of the whole state (`store.state`).
-  private(set) lazy var wholeState = watch(WholeStateKey()) { $0 }
+  var wholeState: Watch<State> {
+    if let wholeStateWatch { return wholeStateWatch }
+    let watch = watch(WholeStateKey()) { $0 }
+    wholeStateWatch = watch
+    return watch
+  }
+  private var wholeStateWatch: Watch<State>?
+  /// The number of watches at which the next new one sweeps the disarmed ones.
+  private var sweepAt = 16
   var armed: [Watch<State>] = []
   /// The observations of plain scoped stores, and of optional, presented and case parts, that
   /// have armed watches.
@@ -39,9 +47,19 @@ final class StoreObservation<State>: ObservedPart {
   /// The watch named `key` of the value `read` returns, made the first time.
   func watch<Value>(_ key: AnyHashable, read: @escaping (State) -> Value) -> Watch<State> {
     if let watch = watches[key] { return watch }
-    let watch = makeWatch(read: read, state: currentState())
+    if watches.count >= sweepAt { sweepDisarmedWatches() }
+    let watch = makeWatch(read: read)
     watches[key] = watch
     return watch
+  }
+
+  /// Drops the watches that are not armed (their readers were told, or never read in a
+  /// tracking scope), so values read once (`store[dynamicMember: \.rows[id: id]]` for many
+  /// ids) do not pile up: the watches are at most about twice what is armed (and a few).
+  private func sweepDisarmedWatches() {
+    let whole = wholeStateWatch
+    watches = watches.filter { $0.value.isArmed || $0.value === whole }
+    sweepAt = max(16, 2 * watches.count)
   }
 
   /// Registers a read of what `watch` watches: arms it, and attaches this observation.
@@ -94,8 +112,7 @@ final class StoreObservation<State>: ObservedPart {
     while position < armed.count {
       let watch = armed[position]
       if watch.hasChanged(state) {
-        watch.disarm()
-        changed.append(watch)
+        changed.append(watch.change())
         armed.swapAt(position, armed.count - 1)
         armed.removeLast()
       } else {
@@ -122,10 +139,7 @@ final class StoreObservation<State>: ObservedPart {
   }
 
   func disarmAll(into changed: inout [any ChangedWatch]) {
-    for watch in armed {
-      watch.disarm()
-      changed.append(watch)
-    }
+    for watch in armed { changed.append(watch.change()) }
     armed.removeAll()
     for part in parts {
       part.disarmAll(into: &changed)
@@ -152,7 +166,9 @@ class RowGroup<State> {
 @MainActor
 final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   let keyPath: KeyPath<State, IdentifiedArray<ID, Row>>
-  var rows: [ID: any ObservedPart] = [:]
+  /// The row stores' observations, by id: an ended row store and the new one of the same id,
+  /// or the stores of two lists over the collection, share an id.
+  var rows: [ID: [any ObservedPart]] = [:]
   /// The stamp of the collection as last checked.
   var seen: UInt64 = 0
 
@@ -162,13 +178,15 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
 
   func attach(_ row: any ObservedPart, id: ID, in parent: StoreObservation<State>) {
     if rows.isEmpty { seen = parent.currentState()[keyPath: keyPath]._writes.stamp }
-    rows[id] = row
+    rows[id, default: []].append(row)
   }
 
   override func disarmAll(into changed: inout [any ChangedWatch]) {
-    for row in rows.values {
-      row.disarmAll(into: &changed)
-      row.isAttached = false
+    for observations in rows.values {
+      for row in observations {
+        row.disarmAll(into: &changed)
+        row.isAttached = false
+      }
     }
     rows.removeAll()
   }
@@ -195,13 +213,20 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   private func check(
     _ id: ID, in collection: IdentifiedArray<ID, Row>, into changed: inout [any ChangedWatch]
   ) {
-    guard let row = rows[id] else { return }
-    if collection.contains(id: id), row.isAlive {
-      _ = row.check(into: &changed)
-    } else {
-      row.disarmAll(into: &changed)
-      row.isAttached = false
-      rows[id] = nil
+    guard var observations = rows[id] else { return }
+    let isThere = collection.contains(id: id)
+    var position = 0
+    while position < observations.count {
+      let row = observations[position]
+      if isThere, row.isAlive {
+        _ = row.check(into: &changed)
+        position += 1
+      } else {
+        row.disarmAll(into: &changed)
+        row.isAttached = false
+        observations.remove(at: position)
+      }
     }
+    rows[id] = observations.isEmpty ? nil : observations
   }
 }

@@ -86,6 +86,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var state: State
     @usableFromInline var queue = ActionQueue<Queued>()
     @usableFromInline var isSending = false
+    /// Whether the reducer is running (kept in debug builds only; see `RootStoreCore`).
+    @usableFromInline var isReducing = false
     /// Counts the reducer's runs (see `StoreCore.stateVersion`).
     @usableFromInline var stateVersion: UInt64 = 0
     /// Whether a store's observation has armed watches: then each batch ends by checking them.
@@ -200,6 +202,20 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline
   nonisolated var inFlightEffectCount: Int { registry.count }
 
+  @usableFromInline
+  var isReducing: Bool { storage.pointee.isReducing }
+
+  /// Reports a store read or sent to while its reducer runs (debug builds only).
+  @usableFromInline
+  func reportUseWhileReducing(_ use: String) {
+    reportIssue(
+      """
+      A store \(use) while its reducer was running. A reducer changes the state it is given \
+      and returns effects: it never reads its store or sends to it (return .send(action) to \
+      send one after this one).
+      """)
+  }
+
   // MARK: Sending
 
   @inlinable
@@ -213,6 +229,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     effectID: UInt64? = nil
   ) -> StoreTask {
     if storage.pointee.isSending {
+      #if DEBUG
+        if storage.pointee.isReducing { reportUseWhileReducing("was sent \(action)") }
+      #endif
       let group = existingGroup ?? EffectGroup()
       storage.pointee.queue.append(
         Queued(action: action, group: group, origin: origin, effectID: effectID))
@@ -230,9 +249,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       }
     }
     storage.pointee.isSending = false
-    // Readers are told after the batch, not while sending: what they send is processed then.
-    if storage.pointee.isObserved { checkObservation() }
     if !storage.pointee.stateObservers.isEmpty { notifyStateObservers() }
+    // Readers are told after the batch, not while sending: what they send is processed then,
+    // as a batch of its own (after this one's state was handed to the state observers).
+    if storage.pointee.isObserved { checkObservation() }
     return makeTask(group)
   }
 
@@ -345,7 +365,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     _ action: Action, group: inout EffectGroup?, origin: EffectOrigin<Action>?
   ) {
     storage.pointee.stateVersion &+= 1
+    #if DEBUG
+      storage.pointee.isReducing = true
+    #endif
     let effect = reducer.reduce(into: &storage.pointee.state, action: action)
+    #if DEBUG
+      storage.pointee.isReducing = false
+    #endif
     if let didProcess = storage.pointee.didProcess {
       didProcess(action, origin, storage.pointee.state)
     }
@@ -774,3 +800,11 @@ extension RootCore: ObservationRoot {
     storage.pointee.isObserved = true
   }
 }
+
+/// A root core, which reports a store used while its reducer runs.
+@MainActor
+protocol ReducingReporter {
+  func reportUseWhileReducing(_ use: String)
+}
+
+extension RootCore: ReducingReporter {}

@@ -179,9 +179,12 @@ private struct CaseIdentity: Equatable {
   init(_ state: Any) {
     var labels: [String] = []
     var value = state
-    while labels.count < 16, Mirror(reflecting: value).displayStyle == .enum,
-      let child = Mirror(reflecting: value).children.first
-    {
+    while labels.count < 16, Mirror(reflecting: value).displayStyle == .enum {
+      guard let child = Mirror(reflecting: value).children.first else {
+        // A case without a payload has no child to name it: its description does.
+        labels.append(String(describing: value))
+        break
+      }
       labels.append(child.label ?? "")
       value = child.value
     }

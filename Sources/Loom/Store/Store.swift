@@ -84,6 +84,9 @@ public final class Store<State, Action: Sendable>: Observable {
   /// `withObservationTracking`) registers interest in any change to it; read a field
   /// (`store.count`) to be told of that field's changes only.
   public var state: State {
+    #if DEBUG
+      checkNotReducing()
+    #endif
     let observation = observation
     observation.access(observation.wholeState)
     return core.currentState
@@ -92,8 +95,17 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Registers a read of the value at `keyPath`, and returns it.
   @usableFromInline
   func read<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+    #if DEBUG
+      checkNotReducing()
+    #endif
     observation.access(keyPath)
     return core.currentState[keyPath: keyPath]
+  }
+
+  /// Reports a read while the root's reducer runs (debug builds only).
+  func checkNotReducing() {
+    guard core.rootCore.isReducing else { return }
+    (core.rootCore as? any ReducingReporter)?.reportUseWhileReducing("was read")
   }
 
   /// What the store's readers read, made at the first read.
@@ -171,6 +183,11 @@ extension Store {
   /// The number of effects the root store has in flight. For tests of the runtime's bookkeeping.
   package var inFlightEffectCount: Int {
     core.rootCore.inFlightEffectCount
+  }
+
+  /// How many watches of values its readers read this store keeps. For tests of their bounds.
+  package var watchCount: Int {
+    _observation?.watches.count ?? 0
   }
 
   /// How many scoped stores this store's cache holds, dead ones not dropped yet included. For

@@ -32,6 +32,9 @@ protocol RootStoreCore: AnyObject {
   func cancelAllEffects()
   /// The number of effects in flight.
   var inFlightEffectCount: Int { get }
+  /// Whether the reducer is running: in a debug build, a store read or sent to then (by a
+  /// reducer that reached its store) reports it.
+  var isReducing: Bool { get }
 }
 
 /// What identifies a scoped store within the store it is scoped from: the state's key path and

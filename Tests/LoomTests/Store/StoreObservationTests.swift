@@ -171,6 +171,109 @@ struct StoreObservationTests {
     #expect(count.changes == 1)
   }
 
+  @Test func aRowsNewStoreIsWatchedBesideAnEndedOneOfTheSameID() {
+    let store = Store(initialState: Board.State(rows: 3)) { Board() }
+    let old = store.scope(state: \.rows, action: .rows)[1]
+    let oldReader = Reader { _ = old.value }
+    store.send(.removeRow(1))
+    #expect(oldReader.changes == 1)  // read again: the ended store is watched again
+    store.send(.replaceRows(bumping: 0))
+    store.send(.appendRow(1))  // the row is back: a new store
+    let new = store.scope(state: \.rows, action: .rows).first { $0.id == 1 }
+    #expect(new != nil && new !== old)
+    let newReader = Reader { _ = new?.value }
+    _ = oldReader.changes
+    store.send(.bumpRow(1))
+    #expect(newReader.changes == 1)
+  }
+
+  @Test func twoListsOfOneCollectionAreBothWatched() {
+    let store = Store(initialState: Board.State(rows: 3)) { Board() }
+    let a = Reader { _ = store.scope(state: \.rows, action: .rows)[1].value }
+    let b = Reader { _ = store.scope(state: \.rows, action: .otherRows)[1].value }
+    store.send(.bumpRow(1))
+    #expect(a.changes == 1)
+    #expect(b.changes == 1)
+  }
+
+  @Test func aCaseWithoutAPayloadIsToldApartFromAnother() {
+    let store = Store(initialState: Phased.State()) { Phased() }
+    let phase = store.scope(state: \.phase, action: .phase)
+    let idle = Reader { _ = phase.scope(state: .idle, action: .identity) }
+    store.send(.load)
+    #expect(phase.scope(state: .idle, action: .identity) == nil)
+    #expect(idle.changes == 1)
+  }
+
+  @Test func aComputedCollectionIsComparedByValue() {
+    let store = Store(initialState: Board.State(rows: 4)) { Board() }
+    let even = Reader { _ = store.evenRows }
+    store.send(.setOther(1))
+    store.send(.setOther(2))
+    store.send(.bumpRow(1))  // not an even row
+    #expect(even.changes == 0)
+    store.send(.bumpRow(2))
+    #expect(even.changes == 1)
+  }
+
+  @Test func aReaderThatReadsAgainInItsCallbackIsToldOncePerChange() {
+    let store = Store(initialState: Board.State()) { Board() }
+    let both = Reader(rearmsInCallback: true) {
+      _ = store.left
+      _ = store.count
+    }
+    store.send(.changeLeftAndCount)
+    #expect(both.changes == 1)
+  }
+
+  @Test func aValueTheStateNoLongerHoldsIsNotKeptByItsWatch() {
+    weak var weakResource: Resource?
+    let store: Store<Holder.State, Holder.Action>
+    do {
+      let resource = Resource()
+      weakResource = resource
+      store = Store(initialState: Holder.State(resource: resource)) { Holder() }
+    }
+    _ = store.resource  // one read, outside any tracking: arms a watch
+    store.send(.drop)
+    #expect(weakResource == nil)
+  }
+
+  @Test func theStatesStreamSeesEachBatchOnceWhenAReaderSends() async {
+    let store = Store(initialState: Board.State()) { Board() }
+    let stream = store.states
+    let sent = Locked(false)
+    withObservationTracking {
+      _ = store.count
+    } onChange: {
+      MainActor.assumeIsolated {
+        if !sent.value {
+          sent.withValue { $0 = true }
+          store.send(.setOther(1))
+        }
+      }
+    }
+    store.send(.setCount(1))
+    store.send(.setOther(2))
+    var seen: [[Int]] = []
+    for await state in stream {
+      seen.append([state.count, state.other])
+      if state.other == 2 { break }
+    }
+    #expect(seen == [[0, 0], [1, 0], [1, 1], [1, 2]])
+  }
+
+  @Test func watchesOfValuesNoLongerReadAreDropped() {
+    // A reader reading one row after another by id, each told of its row's change in turn (as
+    // a view scrolled through the rows): a watch per id read, each disarmed once told.
+    let store = Store(initialState: Board.State(rows: 200)) { Board() }
+    for id in 0..<200 {
+      _ = Reader { _ = store[dynamicMember: \.rows[id: id]] }
+      store.send(.bumpRow(id))
+    }
+    #expect(store.watchCount <= 32)
+  }
+
   private func counts(_ total: Int, changed: Set<Int>, base: Int = 0) -> [Int] {
     (0..<total).map { changed.contains($0) ? base + 1 : base }
   }
@@ -254,7 +357,7 @@ private struct Board: Reducer {
   }
 
   enum Action: Sendable, Equatable {
-    case setCount(Int), setOther(Int), nothing, changeThenRevert
+    case setCount(Int), setOther(Int), nothing, changeThenRevert, changeLeftAndCount
     case left(Counter.Action), right(Counter.Action), child(Counter.Action)
     case rows(IdentifiedAction<Int, RowAction>)
     case bumpRow(Int), rewriteRow(Int), bumpEveryRow, replaceRows(bumping: Int)
@@ -273,6 +376,9 @@ private struct Board: Reducer {
       state.left.count += 1
       state.count -= 1
       state.left.count -= 1
+    case .changeLeftAndCount:
+      state.left.count += 1
+      state.count += 1
     case .left: state.left.count += 1
     case .right: state.right.count += 1
     case .child: state.child?.count += 1
@@ -312,4 +418,51 @@ extension CasePath where Root == Board.ModeAction {
 }
 extension CasePath where Root == Board.Mode {
   fileprivate static var editing: CasePath<Root, Board.Counter.State> { .init(Root.editing) { if case .editing(let s) = $0 { s } else { nil } } }
+}
+
+extension Board.State {
+  /// A computed collection: a new array each time it is read.
+  fileprivate var evenRows: IdentifiedArrayOf<Board.Row> { rows.filter { $0.id % 2 == 0 } }
+}
+
+private enum OtherRowAction: Sendable { case tap }
+
+extension CasePath where Root == Board.Action {
+  /// A second list over the rows, with actions of another type (so a store cached apart).
+  fileprivate static var otherRows: CasePath<Root, IdentifiedAction<Int, OtherRowAction>> {
+    .init({ _ in .nothing }, extract: { _ in nil })
+  }
+}
+
+/// An enum state whose cases have no payload.
+private struct Phased: Reducer {
+  enum Phase: Equatable, Sendable { case idle, loading }
+  struct State: Equatable { var phase = Phase.idle }
+  enum Action: Sendable { case load }
+  enum PhaseAction: Sendable { case tick }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.phase = .loading
+    return .none
+  }
+}
+
+extension CasePath where Root == Phased.Phase, Value == Void {
+  fileprivate static var idle: Self { Self(.idle) { if case .idle = $0 { () } else { nil } } }
+}
+extension CasePath where Root == Phased.Action {
+  fileprivate static var phase: CasePath<Root, Phased.PhaseAction> { .init({ _ in .load }, extract: { _ in nil }) }
+}
+
+/// A reference the state holds, to tell whether a watch keeps it.
+private final class Resource: Equatable, Sendable {
+  static func == (lhs: Resource, rhs: Resource) -> Bool { lhs === rhs }
+}
+
+private struct Holder: Reducer {
+  struct State: Equatable { var resource: Resource? }
+  enum Action: Sendable { case drop }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.resource = nil
+    return .none
+  }
 }
