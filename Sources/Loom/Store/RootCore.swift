@@ -121,7 +121,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   /// A `.concatenate` in flight: the steps not started yet and the group of the running one.
   ///
   /// It has no task. The store starts the first step when the effect starts and each next step
-  /// when the effects of the running one have all finished (``advanceConcatenation(_:)``), on the
+  /// when the effects of the running one have all finished (`EffectInterpreter`'s
+  /// `advanceConcatenation(_:)`), on the
   /// main actor, in the turn that finished them.
   @usableFromInline
   struct Concatenation {
@@ -131,23 +132,14 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     /// Whether a step is being started. Its effects may finish before `start` returns; the loop
     /// that started it then moves on, not their completion.
     @usableFromInline var isStarting = false
-    @usableFromInline let group: EffectGroup
-    @usableFromInline let path: ReducerPath
-    @usableFromInline let keys: [CancelKey]
-    @usableFromInline let dependencies: DependencyValues
-    @usableFromInline let action: Action
+    /// Where the steps start: the concatenation's group, path, keys, dependencies (resolved)
+    /// and the action that returned it.
+    @usableFromInline let context: EffectContext<Action>
 
     @inlinable
-    init(
-      steps: [Effect<Action>], group: EffectGroup, path: ReducerPath, keys: [CancelKey],
-      dependencies: DependencyValues, action: Action
-    ) {
+    init(steps: [Effect<Action>], context: EffectContext<Action>) {
       self.remaining = steps[...]
-      self.group = group
-      self.path = path
-      self.keys = keys
-      self.dependencies = dependencies
-      self.action = action
+      self.context = context
     }
   }
 
@@ -280,7 +272,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       for item in work {
         switch item {
         case .finished(let id): complete(id)
-        case .advance(let id): advanceConcatenation(id)
+        case .advance(let id): interpreter.advanceConcatenation(id)
         }
       }
       work.removeAll(keepingCapacity: true)
@@ -323,7 +315,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @inlinable
   func complete(_ id: UInt64) {
     guard let emptied = registry.complete(id), emptied.sequenceID != 0 else { return }
-    advanceConcatenation(emptied.sequenceID)
+    interpreter.advanceConcatenation(emptied.sequenceID)
   }
 
   /// Checks the stores' armed watches after a batch, then tells the readers of those whose value
@@ -392,15 +384,18 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
         startSend(sent, group: group, startedBy: action)
         return
       }
-      start(
-        effect, group: group.unsafelyUnwrapped, path: ReducerPath(), keys: [], startedBy: action)
+      interpreter.start(effect, in: EffectContext(group: group.unsafelyUnwrapped, action: action))
       return
     }
     let effectGroup = group.unsafelyUnwrapped
     currentOrigin = origin
     defer { currentOrigin = nil }
-    start(effect, group: effectGroup, path: ReducerPath(), keys: [], startedBy: action)
+    interpreter.start(effect, in: EffectContext(group: effectGroup, action: action))
   }
+
+  /// The interpreter that starts this core's effects.
+  @inlinable
+  var interpreter: EffectInterpreter<R> { EffectInterpreter(core: self) }
 
   /// Starts a `.send` effect: the one path every synchronous send takes. During a batch the
   /// action is queued (processed before the batch ends, in order); otherwise it is sent now. Its
@@ -481,301 +476,6 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       return
     }
     storage.pointee.cancelledWhileQueued.formUnion(cancelled)
-  }
-
-  // MARK: Starting effects
-
-  /// Interprets an effect tree: queues synchronous sends, registers and starts tasks, cancels.
-  ///
-  /// `dependencies` is `nil` unless a `.dependencies` effect overrides them: the store's are
-  /// read only where an effect needs them (a task, a sequence, a throttle), so a `.send` does
-  /// not copy them.
-  @inlinable
-  func start(
-    _ effect: Effect<Action>,
-    group: EffectGroup,
-    path: ReducerPath,
-    keys: [CancelKey],
-    dependencies: DependencyValues? = nil,
-    startedBy action: Action
-  ) {
-    switch effect.operation {
-    case .none:
-      return
-
-    case .send(let sent):
-      startSend(sent, group: group, startedBy: action)
-
-    case .run(let run):
-      startRun(
-        run, group: group, path: path, keys: keys, dependencies: dependencies, startedBy: action)
-
-    case .merge(let effects):
-      // An index loop: `for in` went through the unspecialized iterator of the standard library.
-      // A `.send` among them takes the send path here, without a call to the interpreter.
-      var index = 0
-      while index < effects.count {
-        if case .send(let sent) = effects[index].operation {
-          startSend(sent, group: group, startedBy: action)
-        } else {
-          start(
-            effects[index], group: group, path: path, keys: keys, dependencies: dependencies,
-            startedBy: action)
-        }
-        index += 1
-      }
-
-    case .concatenate(let effects):
-      startSequence(
-        effects, group: group, path: path, keys: keys, dependencies: dependencies,
-        startedBy: action)
-
-    case .cancellable(let id, let cancelInFlight, let inner):
-      let key = CancelKey(path: path, id: id)
-      if cancelInFlight { dropQueuedActions(of: registry.cancel(key)) }
-      start(
-        inner, group: group, path: path, keys: keys + [key], dependencies: dependencies,
-        startedBy: action)
-
-    case .cancel(let id):
-      dropQueuedActions(of: registry.cancel(CancelKey(path: path, id: id)))
-
-    case .scoped(let component, let inner):
-      start(
-        inner, group: group, path: path.appending(component), keys: keys,
-        dependencies: dependencies, startedBy: action)
-
-    case .cancelScope(let component):
-      dropQueuedActions(of: registry.cancel(under: path.appending(component)))
-
-    case .dependencies(let values, let inner):
-      start(
-        inner, group: group, path: path, keys: keys, dependencies: values, startedBy: action)
-
-    case .throttle(let throttle):
-      startThrottle(
-        throttle, group: group, path: path, keys: keys, dependencies: dependencies,
-        startedBy: action)
-    }
-  }
-
-  @inlinable
-  func startRun(
-    _ run: Effect<Action>.Run,
-    group: EffectGroup,
-    path: ReducerPath,
-    keys: [CancelKey],
-    dependencies: DependencyValues?,
-    startedBy action: Action
-  ) {
-    let override = dependencies
-    let dependencies = dependencies ?? storage.pointee.dependencies
-    let tracksProvenance = storage.pointee.tracksProvenance
-    let origin = EffectOrigin(
-      action: action, fileID: run.fileID, line: run.line,
-      parent: tracksProvenance ? currentOrigin : nil)
-    // Only a test store reads an effect's origin and whether it has started: an app's store
-    // registers neither, and its task does not report its start.
-    let id = registry.register(
-      kind: .operation, keys: keys, path: path, group: group,
-      origin: tracksProvenance ? origin : nil, hasStarted: !tracksProvenance)
-    let registry = registry
-    let send = Send<Action> { [weak self] in
-      self?.receive($0, group: group, origin: origin, effectID: id)
-    }
-    // Starts running at once, on the main actor, until its first suspension.
-    func makeTask() -> Task<Void, Never> {
-      Task.immediate(priority: run.priority) { @MainActor [weak self] in
-        if tracksProvenance { registry.markStarted(id) }
-        do {
-          try await run.operation(send)
-        } catch is CancellationError {
-        } catch {
-          if !Task.isCancelled {
-            if let handler = run.handler {
-              await handler(error, send)
-            } else {
-              Self.reportUnhandled(error, from: action, run: run, to: dependencies)
-            }
-          }
-        }
-        if let self { self.effectFinished(id) } else { registry.complete(id) }
-      }
-    }
-    // The task inherits the task-locals bound here; binding one costs a push and a copy into
-    // every task. Inside a send the current dependencies already are the store's (the send bound
-    // them, or both are the process default), so only an override is bound. The suspension
-    // observer is read only by test doubles for a test store: it is bound when a test store
-    // watches this store, or to replace the observer of another effect this task would inherit.
-    let observes = storage.pointee.tracksProvenance || Suspension.hasObserver
-    let task: Task<Void, Never>
-    switch (override, observes) {
-    case (nil, false):
-      task = makeTask()
-    case (nil, true):
-      task = Suspension.withObserver(EffectHandle(id: id, registry: registry), operation: makeTask)
-    case (let override?, false):
-      task = DependencyValues.withCurrent(override, operation: makeTask)
-    case (let override?, true):
-      task = DependencyValues.withCurrent(override) {
-        Suspension.withObserver(EffectHandle(id: id, registry: registry), operation: makeTask)
-      }
-    }
-    // An operation that never suspended has ended by now, its end queued for the end of the
-    // batch: its task has nothing left to cancel, so it is not stored.
-    if storage.pointee.isSending, case .finished(id)? = storage.pointee.atBatchEnd.last { return }
-    registry.attach(task, to: id)
-  }
-
-  @usableFromInline
-  static func reportUnhandled(
-    _ error: any Error, from action: Action, run: Effect<Action>.Run,
-    to dependencies: DependencyValues
-  ) {
-    dependencies.issueReporter(
-      """
-      An effect returned for the action below threw an error it did not catch:
-
-        \(action)
-
-      Error: \(error)
-
-      Give the effect a "catch" handler, or handle the error inside it, so that failures reach \
-      your reducer as actions.
-      """,
-      at: CodeLocation(
-        fileID: "\(run.fileID)", filePath: "\(run.fileID)", line: Int(run.line), column: 0)
-    )
-  }
-
-  @inlinable
-  func startSequence(
-    _ effects: [Effect<Action>],
-    group: EffectGroup,
-    path: ReducerPath,
-    keys: [CancelKey],
-    dependencies: DependencyValues?,
-    startedBy action: Action
-  ) {
-    let origin = EffectOrigin(action: action, fileID: "", line: 0)
-    let id = registry.register(
-      kind: .sequence, keys: keys, path: path, group: group,
-      origin: storage.pointee.tracksProvenance ? origin : nil)
-    storage.pointee.concatenations[id] = Concatenation(
-      steps: effects, group: group, path: path, keys: keys,
-      dependencies: dependencies ?? storage.pointee.dependencies, action: action)
-    advanceConcatenation(id)
-  }
-
-  /// Starts the next steps of the concatenation `id`, one after the other, until one leaves
-  /// effects in flight; ends the concatenation after its last step, or once it is cancelled.
-  ///
-  /// Runs when the concatenation starts and when the last effect of its running step finishes:
-  /// on the main actor, in the turn that finished it, so the next step starts in that turn. A
-  /// step that sleeps on a test clock has registered its sleeper before the `advance` that woke
-  /// the step before it returns, and a step's `.send` is processed before that turn ends.
-  @inlinable
-  func advanceConcatenation(_ id: UInt64) {
-    guard var concatenation = storage.pointee.concatenations[id], !concatenation.isStarting else {
-      return
-    }
-    while true {
-      if let step = concatenation.step {
-        // The last of the step's effects to finish calls back.
-        if !step.isEmpty { break }
-        // Actions the step sent may still be queued: the end of the batch tells.
-        if storage.pointee.isSending, !storage.pointee.queue.isEmpty {
-          storage.pointee.atBatchEnd.append(.advance(id))
-          break
-        }
-      }
-      guard !registry.isCancelled(id), let next = concatenation.remaining.popFirst() else {
-        storage.pointee.concatenations[id] = nil
-        complete(id)
-        return
-      }
-      let step = EffectGroup(stepOf: id, in: concatenation.group)
-      registry.setStep(step, ofSequence: id)
-      concatenation.step = step
-      concatenation.isStarting = true
-      storage.pointee.concatenations[id] = concatenation
-      start(
-        next, group: step, path: concatenation.path, keys: concatenation.keys,
-        dependencies: concatenation.dependencies, startedBy: concatenation.action)
-      concatenation.isStarting = false
-    }
-    storage.pointee.concatenations[id] = concatenation
-  }
-
-  @inlinable
-  func startThrottle(
-    _ throttle: Effect<Action>.Throttle,
-    group: EffectGroup,
-    path: ReducerPath,
-    keys: [CancelKey],
-    dependencies: DependencyValues?,
-    startedBy action: Action
-  ) {
-    let dependencies = dependencies ?? storage.pointee.dependencies
-    let key = CancelKey(path: path, id: throttle.id)
-    let isOpen = registry.openThrottleWindow(
-      key,
-      latest: throttle.latest,
-      pending: .init(
-        effect: throttle.effect, group: group, dependencies: dependencies, keys: keys + [key],
-        origin: action)
-    )
-    guard isOpen else { return }
-    start(
-      throttle.effect, group: group, path: path, keys: keys + [key], dependencies: dependencies,
-      startedBy: action)
-    startThrottleWindow(
-      key, sleep: throttle.sleep, group: group, path: path, dependencies: dependencies,
-      startedBy: action)
-  }
-
-  @inlinable
-  func startThrottleWindow(
-    _ key: CancelKey,
-    sleep: @escaping Effect<Action>.Throttle.Sleep,
-    group: EffectGroup,
-    path: ReducerPath,
-    dependencies: DependencyValues,
-    startedBy action: Action
-  ) {
-    let origin = EffectOrigin(action: action, fileID: "", line: 0)
-    let id = registry.register(
-      kind: .throttleWindow, keys: [key], path: path, group: group,
-      origin: storage.pointee.tracksProvenance ? origin : nil)
-    let registry = registry
-    let closeWindow: @MainActor @Sendable () -> Void = { [weak self] in
-      guard let self, let pending = registry.closeThrottleWindow(key) else { return }
-      self.start(
-        pending.effect, group: pending.group, path: path, keys: pending.keys,
-        dependencies: pending.dependencies, startedBy: pending.origin)
-      self.startThrottleWindow(
-        key, sleep: sleep, group: pending.group, path: path,
-        dependencies: pending.dependencies, startedBy: pending.origin)
-    }
-    // The window's sleep reports its suspension on a test clock through the handle.
-    let handle = EffectHandle(id: id, registry: registry)
-    let task = Suspension.withObserver(handle) {
-      Task.immediate { @MainActor [weak self] in
-        registry.markStarted(id)
-        let elapsed: Bool
-        do {
-          try await sleep()
-          elapsed = !Task.isCancelled
-        } catch {
-          elapsed = false
-        }
-        if elapsed {
-          closeWindow()
-        }
-        if let self { self.effectFinished(id) } else { registry.complete(id) }
-      }
-    }
-    registry.attach(task, to: id)
   }
 
   // MARK: Observing state
