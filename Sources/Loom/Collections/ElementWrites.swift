@@ -65,15 +65,26 @@ struct ElementWrites<ID: Hashable & Sendable>: Sendable {
 
   /// The writes made since the array that had stamp `seen`.
   func changes(since seen: UInt64) -> Changes {
-    if seen == stamp { return .none }
-    if seen == base { return .ids(ids[...]) }
-    var position = stamps.count
-    while position > 0 {
-      position -= 1
-      if stamps[position] == seen { return .ids(ids[(position + 1)...]) }
+    guard let first = firstWrite(after: seen, stamp: stamp, base: base, stamps: stamps) else {
+      return .all
     }
-    return .all
+    return first == ids.count ? .none : .ids(ids[first...])
   }
+}
+
+/// The position among `stamps` (a write log's, oldest first, after `base`, the last being
+/// `stamp`) of the first write after the one stamped `seen`: `stamps.count` when there is none,
+/// `nil` when `seen` is not in the log. Not generic, so a store's check of its rows does not
+/// look up metadata for it.
+func firstWrite(after seen: UInt64, stamp: UInt64, base: UInt64, stamps: [UInt64]) -> Int? {
+  if seen == stamp { return stamps.count }
+  if seen == base { return 0 }
+  var position = stamps.count
+  while position > 0 {
+    position -= 1
+    if stamps[position] == seen { return position + 1 }
+  }
+  return nil
 }
 
 /// The next stamp of a write to an identified array.

@@ -193,15 +193,19 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
 
   override func check(_ state: State, into changed: inout [any ChangedWatch]) -> Bool {
     let collection = state[keyPath: keyPath]
-    switch collection._writes.changes(since: seen) {
-    case .none:
-      break
-    case .ids(let ids):
-      for id in ids { check(id, in: collection, into: &changed) }
-    case .all:
+    let writes = collection._writes
+    if let first = firstWrite(
+      after: seen, stamp: writes.stamp, base: writes.base, stamps: writes.stamps)
+    {
+      var position = first
+      while position < writes.ids.count {
+        check(writes.ids[position], in: collection, into: &changed)
+        position += 1
+      }
+    } else {
       for id in Array(rows.keys) { check(id, in: collection, into: &changed) }
     }
-    seen = collection._writes.stamp
+    seen = writes.stamp
     return !rows.isEmpty
   }
 
@@ -215,6 +219,11 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   ) {
     guard var observations = rows[id] else { return }
     let isThere = collection.contains(id: id)
+    if isThere, observations.count == 1, observations[0].isAlive {
+      // The common case, without writing the entry back.
+      _ = observations[0].check(into: &changed)
+      return
+    }
     var position = 0
     while position < observations.count {
       let row = observations[position]

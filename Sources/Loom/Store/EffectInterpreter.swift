@@ -32,7 +32,8 @@ struct EffectContext<Action: Sendable> {
   @inlinable
   var dependencies: DependencyValues? { scope?.dependencies }
 
-  /// This context with another path, keys or dependencies.
+  /// This context with another path, keys or dependencies (`nil` keeps the one it has: an
+  /// override is never removed below where it was made).
   @inlinable
   func with(
     path: ReducerPath? = nil, keys: [CancelKey]? = nil, dependencies: DependencyValues? = nil

@@ -122,8 +122,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   ///
   /// It has no task. The store starts the first step when the effect starts and each next step
   /// when the effects of the running one have all finished (`EffectInterpreter`'s
-  /// `advanceConcatenation(_:)`), on the
-  /// main actor, in the turn that finished them.
+  /// `advanceConcatenation(_:)`), on the main actor, in the turn that finished them.
   @usableFromInline
   struct Concatenation {
     @usableFromInline var remaining: ArraySlice<Effect<Action>>
@@ -393,7 +392,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     interpreter.start(effect, in: EffectContext(group: effectGroup, action: action))
   }
 
-  /// The interpreter that starts this core's effects.
+  /// The interpreter that starts this core's effects. Use it within the call that made it: it
+  /// holds the core unowned and unchecked (see `EffectInterpreter.core`), so it must never be
+  /// stored or captured by an escaping closure.
   @inlinable
   var interpreter: EffectInterpreter<R> { EffectInterpreter(core: self) }
 
