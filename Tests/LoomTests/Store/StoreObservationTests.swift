@@ -274,6 +274,29 @@ struct StoreObservationTests {
     #expect(store.watchCount <= 32)
   }
 
+  @Test func aFieldReadThroughABindingIsWatchedAlone() {
+    let store = Store(initialState: ProfileForm.State()) { ProfileForm() }
+    // What a `$store.name` binding reads: the store's writable key path to `name`.
+    let nameKeyPath: ReferenceWritableKeyPath<StoreOf<ProfileForm>, String> = \.name
+    let name = Reader { _ = store[keyPath: nameKeyPath] }
+    store.isPublic = true  // sends .binding(.set(\.isPublic, true))
+    #expect(name.changes == 0)
+    store.name = "Ada"
+    #expect(name.changes == 1)
+  }
+
+  @Test func aChangeAnEffectSendsLaterTellsItsReaderThen() async {
+    let store = Store(initialState: Board.State()) { Board() }
+    let count = Reader { _ = store.count }
+    let other = Reader { _ = store.other }
+    let task = store.send(.loadCount(9))  // the effect answers after a suspension
+    #expect(count.changes == 0)
+    await task.finish()
+    #expect(count.changes == 1)
+    #expect(store.count == 9)
+    #expect(other.changes == 0)
+  }
+
   private func counts(_ total: Int, changed: Set<Int>, base: Int = 0) -> [Int] {
     (0..<total).map { changed.contains($0) ? base + 1 : base }
   }
@@ -358,6 +381,7 @@ private struct Board: Reducer {
 
   enum Action: Sendable, Equatable {
     case setCount(Int), setOther(Int), nothing, changeThenRevert, changeLeftAndCount
+    case loadCount(Int)
     case left(Counter.Action), right(Counter.Action), child(Counter.Action)
     case rows(IdentifiedAction<Int, RowAction>)
     case bumpRow(Int), rewriteRow(Int), bumpEveryRow, replaceRows(bumping: Int)
@@ -376,6 +400,11 @@ private struct Board: Reducer {
       state.left.count += 1
       state.count -= 1
       state.left.count -= 1
+    case .loadCount(let count):
+      return .run { send in
+        await Task.yield()
+        await send(.setCount(count))
+      }
     case .changeLeftAndCount:
       state.left.count += 1
       state.count += 1
