@@ -14,15 +14,6 @@ import Synchronization
 /// Not part of the array's value: equality, hashing, coding and dumps ignore it.
 @usableFromInline
 struct ElementWrites<ID: Hashable & Sendable>: Sendable {
-  /// What changed since a stamp.
-  enum Changes {
-    case none
-    /// The ids written, oldest first; an id may repeat.
-    case ids(ArraySlice<ID>)
-    /// Any element may have changed.
-    case all
-  }
-
   /// The most writes kept; the oldest half goes when it is reached.
   @usableFromInline static var capacity: Int { 16 }
 
@@ -63,12 +54,11 @@ struct ElementWrites<ID: Hashable & Sendable>: Sendable {
     ids.append(id)
   }
 
-  /// The writes made since the array that had stamp `seen`.
-  func changes(since seen: UInt64) -> Changes {
-    guard let first = firstWrite(after: seen, stamp: stamp, base: base, stamps: stamps) else {
-      return .all
-    }
-    return first == ids.count ? .none : .ids(ids[first...])
+  /// The position in `ids` of the first write after the array that had stamp `seen` (`ids`
+  /// from there on are every write since; `ids.count` when there is none), or `nil` when this
+  /// array was not written from that one, or since then any element may have changed.
+  func firstWrite(after seen: UInt64) -> Int? {
+    Loom.firstWrite(after: seen, stamp: stamp, base: base, stamps: stamps)
   }
 }
 
@@ -102,10 +92,6 @@ extension IdentifiedArray {
   /// The ids written since the array had `stamp`, oldest first (`[]` for none), or `nil` when
   /// any element may have changed. For tests of the writes a store reads.
   package func idsWritten(since stamp: UInt64) -> [ID]? {
-    switch _writes.changes(since: stamp) {
-    case .none: []
-    case .ids(let ids): Array(ids)
-    case .all: nil
-    }
+    _writes.firstWrite(after: stamp).map { Array(_writes.ids[$0...]) }
   }
 }

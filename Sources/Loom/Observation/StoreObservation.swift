@@ -194,9 +194,7 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   override func check(_ state: State, into changed: inout [any ChangedWatch]) -> Bool {
     let collection = state[keyPath: keyPath]
     let writes = collection._writes
-    if let first = firstWrite(
-      after: seen, stamp: writes.stamp, base: writes.base, stamps: writes.stamps)
-    {
+    if let first = writes.firstWrite(after: seen) {
       var position = first
       while position < writes.ids.count {
         check(writes.ids[position], in: collection, into: &changed)

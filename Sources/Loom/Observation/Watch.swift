@@ -115,8 +115,7 @@ protocol WriteStamped {
 
 extension IdentifiedArray: WriteStamped {
   func descends(from stamp: UInt64) -> Bool {
-    if case .all = _writes.changes(since: stamp) { return false }
-    return true
+    _writes.firstWrite(after: stamp) != nil
   }
 }
 

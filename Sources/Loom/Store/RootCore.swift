@@ -501,11 +501,3 @@ extension RootCore: ObservationRoot {
     storage.pointee.isObserved = true
   }
 }
-
-/// A root core, which reports a store used while its reducer runs.
-@MainActor
-protocol ReducingReporter {
-  func reportUseWhileReducing(_ use: String)
-}
-
-extension RootCore: ReducingReporter {}

@@ -209,10 +209,10 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   let parent: any StoreCore<ParentState, ParentAction>
   let extract: (ParentState) -> State?
   let embed: @Sendable (Action) -> ParentAction
-  /// The part's id, for an identified part: another id is another part.
+  /// The part's id, for an identified part whose `extract` does not find it by id: another id
+  /// is another part. `nil` when whatever `extract` finds is this part (a row, found by its id;
+  /// a part that is not identified).
   let identity: AnyHashable?
-  /// Whether `extract` finds the part by its id (a row), so what it finds is always this part.
-  let isFoundByID: Bool
   var last: State
   /// The parent's state version `last` was read at.
   var lastVersion: UInt64
@@ -225,7 +225,6 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
     self.parent = parent
     self.extract = extract
     self.embed = embed
-    self.isFoundByID = isFoundByID
     self.identity = isFoundByID ? nil : Self.identity(of: last)
     self.last = last
     self.lastVersion = parent.stateVersion
@@ -237,7 +236,7 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
 
   /// Whether `value` is this store's part (the same id, for an identified part).
   func isStill(_ value: State) -> Bool {
-    !hasEnded && (isFoundByID || Self.identity(of: value) == identity)
+    !hasEnded && (identity == nil || Self.identity(of: value) == identity)
   }
 
   func end() {

@@ -104,8 +104,8 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// Reports a read while the root's reducer runs (debug builds only).
   func checkNotReducing() {
-    guard core.rootCore.isReducing else { return }
-    (core.rootCore as? any ReducingReporter)?.reportUseWhileReducing("was read")
+    let root = core.rootCore
+    if root.isReducing { root.reportUseWhileReducing("was read") }
   }
 
   /// What the store's readers read, made at the first read.

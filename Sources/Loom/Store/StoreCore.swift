@@ -35,6 +35,8 @@ protocol RootStoreCore: AnyObject {
   /// Whether the reducer is running: in a debug build, a store read or sent to then (by a
   /// reducer that reached its store) reports it.
   var isReducing: Bool { get }
+  /// Reports a store read or sent to while the reducer runs (`use`: "was read", …).
+  func reportUseWhileReducing(_ use: String)
 }
 
 /// What identifies a scoped store within the store it is scoped from: the state's key path and
