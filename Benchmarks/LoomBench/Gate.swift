@@ -17,7 +17,7 @@ import Notifications
 
 /// The ids `--gate` takes.
 let gateWorkloads = [
-  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11s",
+  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11s", "W11e",
 ]
 
 @MainActor
@@ -107,6 +107,20 @@ func runGate(_ workload: String) async {
     loomGateMeasuredW11s(store, actions)
     let total = store.state.path.reduce(0) { $0 + $1.count }
     expect(total == 20_000, "W11s counted \(total) of 20,000 element actions")
+  case "W11E":
+    // W11 (e): actions to a parent while a presented child's effect runs, so that after each
+    // one the store checks that the child is still there (its effects end with it, whoever
+    // ends it).
+    let clock = TestClock()
+    let store = Store(initialState: W11Cycle.State()) { W11Cycle() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    store.send(.present)
+    let effect = store.send(.sleeper(.presented(.start)))
+    loomGateMeasuredW11e(store, count: 5_000)
+    // Left running: ending it would resume its task off the main thread, which valgrind does
+    // not survive here; the process ends with it.
+    expect(!effect.isFinished, "W11e: the presented child's effect ended")
   default:
     FileHandle.standardError.write(
       Data("loom-bench: --gate takes \(gateWorkloads.joined(separator: ", "))\n".utf8))
@@ -163,6 +177,12 @@ func loomGateMeasuredW11s(
   _ store: Store<StackFeature.State, StackFeature.Action>, _ actions: [StackFeature.Action]
 ) {
   for action in actions { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW11e(_ store: Store<W11Cycle.State, W11Cycle.Action>, count: Int) {
+  // The same presentation each time (the same identity): its effect goes on.
+  for _ in 0..<count { store.send(.present) }
 }
 
 @MainActor @inline(never)

@@ -57,65 +57,114 @@ extension Effect {
 }
 
 extension Effect {
-  /// Lifts a child's effect returned by the reducer at `keyPath` into the parent's action type
-  /// and the child's cancellation namespace. Composition reducers call this only for effects
-  /// that are not `.none`.
+  /// Lifts a child's effect returned by the reducer at `keyPath` (a `Scope`'s) into the parent's
+  /// action type and the child's cancellation namespace. Composition reducers call this only for
+  /// effects that are not `.none`.
   @usableFromInline
-  static func _lift<ChildAction>(
+  static func _lift<ChildAction, ParentState, ChildState>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
-    at keyPath: AnyKeyPath
+    at keyPath: KeyPath<ParentState, ChildState>
   ) -> Self {
-    effect.map(embed).scoped(EffectID(KeyPathID(keyPath: keyPath)))
+    effect.map(embed).scoped(EffectID(ScopeStep(keyPath)))
   }
 
-  /// Lifts an effect returned by the element `id` of the collection at `keyPath`.
+  /// Lifts an effect returned by the row `id` of the collection at `keyPath` (a `forEach`'s).
   @usableFromInline
-  static func _lift<ChildAction, ID: Hashable & Sendable>(
+  static func _lift<ChildAction, ParentState, ID: Hashable & Sendable, Element>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
-    at keyPath: AnyKeyPath,
+    at keyPath: KeyPath<ParentState, IdentifiedArray<ID, Element>>,
     id: ID
   ) -> Self {
-    effect.map(embed).scoped(EffectID(ElementID(keyPath: KeyPathID(keyPath: keyPath), id: id)))
+    effect.map(embed).scoped(EffectID(ElementStep(keyPath, id: id)))
   }
 
-  /// Lifts an effect returned by a child identified by the call site that composed it.
+  /// Lifts an effect returned by the element `id` of the stack at `keyPath`.
   @usableFromInline
-  static func _lift<ChildAction>(
+  static func _lift<ChildAction, ParentState, Element>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
-    at location: CodeLocation
+    at keyPath: KeyPath<ParentState, StackState<Element>>,
+    id: StackScopeID
   ) -> Self {
-    effect.map(embed).scoped(EffectID(location))
+    effect.map(embed).scoped(EffectID(ElementStep(keyPath, id: id)))
   }
 
-  /// Cancels the effects of the child at `keyPath` (an `ifLet` whose state became `nil`).
+  /// Lifts an effect returned by the presentation `id` at `keyPath` (an `ifLet`'s over
+  /// `@Presents`).
   @usableFromInline
-  static func _cancelChild(at keyPath: AnyKeyPath) -> Self {
-    .cancelScope(EffectID(KeyPathID(keyPath: keyPath)))
-  }
-
-  /// Cancels the effects of the elements with the given ids (removed from a `forEach`).
-  @usableFromInline
-  static func _cancelElements<ID: Hashable & Sendable>(
-    _ ids: some Sequence<ID>, at keyPath: AnyKeyPath
+  static func _lift<ChildAction, ParentState, ChildState>(
+    _ effect: Effect<ChildAction>,
+    embed: @escaping @Sendable (ChildAction) -> Action,
+    at keyPath: KeyPath<ParentState, PresentationState<ChildState>>,
+    id: PresentationID
   ) -> Self {
-    .merge(
-      ids.map { .cancelScope(EffectID(ElementID(keyPath: KeyPathID(keyPath: keyPath), id: $0))) }
-    )
+    effect.map(embed).scoped(EffectID(ElementStep(keyPath, id: id)))
   }
 
-  /// Cancels the effects of a child identified by its call site (an `ifCaseLet` whose case
+  /// Lifts an effect returned by the optional child at `keyPath` (an `ifLet`'s).
+  @usableFromInline
+  static func _lift<ChildAction, ParentState, ChildState>(
+    _ effect: Effect<ChildAction>,
+    embed: @escaping @Sendable (ChildAction) -> Action,
+    atOptional keyPath: KeyPath<ParentState, ChildState?>
+  ) -> Self {
+    effect.map(embed).scoped(EffectID(OptionalStep(keyPath)))
+  }
+
+  /// Lifts an effect returned by the child in the case `extract` finds, composed at `location`
+  /// (an `ifCaseLet`'s).
+  @usableFromInline
+  static func _lift<ChildAction, ParentState, ChildState>(
+    _ effect: Effect<ChildAction>,
+    embed: @escaping @Sendable (ChildAction) -> Action,
+    at location: CodeLocation,
+    case extract: @escaping @Sendable (ParentState) -> ChildState?
+  ) -> Self {
+    effect.map(embed).scoped(EffectID(CaseStep(location, extract: extract)))
+  }
+
+  /// Cancels the effects of the optional child at `keyPath` (an `ifLet` whose state became
+  /// `nil`).
+  @usableFromInline
+  static func _cancelChild<ParentState, ChildState>(
+    atOptional keyPath: KeyPath<ParentState, ChildState?>
+  ) -> Self {
+    .cancelScope(EffectID(OptionalStep(keyPath)))
+  }
+
+  /// Cancels the effects of the rows with the given ids (removed from a `forEach`).
+  @usableFromInline
+  static func _cancelElements<ParentState, ID: Hashable & Sendable, Element>(
+    _ ids: some Sequence<ID>, at keyPath: KeyPath<ParentState, IdentifiedArray<ID, Element>>
+  ) -> Self {
+    .merge(ids.map { .cancelScope(EffectID(ElementStep(keyPath, id: $0))) })
+  }
+
+  /// Cancels the effects of the stack elements with the given ids (popped).
+  @usableFromInline
+  static func _cancelElements<ParentState, Element>(
+    _ ids: some Sequence<StackScopeID>, at keyPath: KeyPath<ParentState, StackState<Element>>
+  ) -> Self {
+    .merge(ids.map { .cancelScope(EffectID(ElementStep(keyPath, id: $0))) })
+  }
+
+  /// Cancels the effects of the presentations with the given ids (ended).
+  @usableFromInline
+  static func _cancelElements<ParentState, ChildState>(
+    _ ids: some Sequence<PresentationID>,
+    at keyPath: KeyPath<ParentState, PresentationState<ChildState>>
+  ) -> Self {
+    .merge(ids.map { .cancelScope(EffectID(ElementStep(keyPath, id: $0))) })
+  }
+
+  /// Cancels the effects of the child composed at `location` (an `ifCaseLet` whose case
   /// changed).
   @usableFromInline
-  static func _cancelChild(at location: CodeLocation) -> Self {
-    .cancelScope(EffectID(location))
+  static func _cancelChild<ParentState, ChildState>(
+    at location: CodeLocation, case extract: @escaping @Sendable (ParentState) -> ChildState?
+  ) -> Self {
+    .cancelScope(EffectID(CaseStep(location, extract: extract)))
   }
-}
-
-/// The path component of one element of a `forEach` collection.
-struct ElementID<ID: Hashable & Sendable>: Hashable, Sendable {
-  let keyPath: KeyPathID
-  let id: ID
 }

@@ -40,16 +40,6 @@ struct EffectID: Hashable, Sendable {
   }
 }
 
-/// A key path wrapped so it can name a place in a reducer path.
-///
-/// Key paths are immutable once created and the standard library infers `Sendable` for key path
-/// literals that capture nothing (SE-0418); the erased `AnyKeyPath` simply lacks the conformance.
-/// This wrapper only ever hashes and compares the key path, never reads through it, so sharing it
-/// across tasks cannot race.
-struct KeyPathID: Hashable, @unchecked Sendable {
-  let keyPath: AnyKeyPath
-}
-
 /// The path from the root reducer to the reducer that returned an effect: one `EffectID` per
 /// `Scope`, `ifLet`, `forEach` element or `ifCaseLet` crossed on the way down.
 @usableFromInline

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The bookkeeping of one store's in-flight effects: which are running, under which cancel ids
 /// and reducer paths, which are waiting on a test clock, and the throttle windows that are open.
 ///
@@ -33,7 +35,11 @@ final class EffectRegistry<Action: Sendable>: Sendable {
   /// The in-flight effects. Not generic (origins are stored type-erased), so that the registry's
   /// bookkeeping is compiled once, specialized, instead of going through generic metadata on
   /// every effect started, cancelled or finished.
-  let state = LockedState(EffectBook())
+  let state: LockedState<EffectBook>
+  /// How many effects of children that can end (see `EffectBook.endingPaths`) are in flight and
+  /// not cancelled, readable without the lock: while there are none, an action needs no look at
+  /// whether those children are still there.
+  @usableFromInline let endingChildEffects = EffectCount()
   /// Open throttle windows, with the effect held back for the end of the window.
   ///
   /// The effect held back is stored type-erased, like origins: a table generic over the action
@@ -41,7 +47,9 @@ final class EffectRegistry<Action: Sendable>: Sendable {
   let throttles = LockedState<[CancelKey: ThrottleWindow]>([:])
 
   @usableFromInline
-  init() {}
+  init() {
+    state = LockedState(EffectBook(endingChildEffects: endingChildEffects))
+  }
 
   deinit {
     cancelAll()
@@ -73,7 +81,10 @@ final class EffectRegistry<Action: Sendable>: Sendable {
         entry.isCancelled = true
       }
       if kind == .sequence { state.sequenceCount += 1 }
-      if !entry.isCancelled, !path.components.isEmpty { state.uncancelledPaths[id] = path }
+      if !entry.isCancelled, !path.components.isEmpty {
+        state.uncancelledPaths[id] = path
+        if path.canEnd { state.endingPaths[id] = path }
+      }
       state.entries[id] = entry
       for key in keys { state.idsByKey[key, default: []].append(id) }
       return (id, state.activityHandler)
@@ -125,7 +136,7 @@ final class EffectRegistry<Action: Sendable>: Sendable {
     var entry: Entry?
     let handler = state.withLock { state -> ActivityHandler? in
       entry = state.entries.removeValue(forKey: id)
-      if entry?.path.components.isEmpty == false { state.uncancelledPaths.removeValue(forKey: id) }
+      if entry?.path.components.isEmpty == false { state.forgetPath(of: id) }
       if let keys = entry?.keys, !keys.isEmpty { state.removeKeys(keys, id: id) }
       if entry?.kind == .sequence { state.sequenceCount -= 1 }
       return state.activityHandler
@@ -196,6 +207,13 @@ final class EffectRegistry<Action: Sendable>: Sendable {
     }
     for task in tasks { task.cancel() }
     return ids
+  }
+
+  /// The distinct paths of the effects of children that can end, not cancelled.
+  func endingChildPaths() -> [ReducerPath] {
+    let paths = state.withLock { Array($0.endingPaths.values) }
+    // Usually one child's effects: no set to build, no path hashed.
+    return paths.count < 2 ? paths : Array(Set(paths))
   }
 
   /// Cancels every effect of a group.
@@ -401,14 +419,28 @@ struct EffectBook: Sendable {
   var idsByKey: [CancelKey: [UInt64]] = [:]
   /// The paths of the entries below the root not cancelled yet, for a cancel by path.
   var uncancelledPaths: [UInt64: ReducerPath] = [:]
+  /// Those of `uncancelledPaths` that cross a child that can end (an optional child, a row, a
+  /// stack element, a presentation, an enum case): a path of `Scope`s only names a part that is
+  /// always there.
+  var endingPaths: [UInt64: ReducerPath] = [:] {
+    didSet { endingChildEffects.value.store(endingPaths.count, ordering: .relaxed) }
+  }
+  /// The count of `endingPaths`, which the registry reads without its lock.
+  let endingChildEffects: EffectCount
   /// The number of sequences in `entries`: while there are none, a cancel has no steps to reach.
   var sequenceCount = 0
 
   /// Marks an entry cancelled and returns its task to cancel outside the lock.
   mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {
     guard let index = entries.index(forKey: id) else { return nil }
-    uncancelledPaths.removeValue(forKey: id)
+    forgetPath(of: id)
     return Self.markCancelled(&entries.values[index])
+  }
+
+  /// Forgets the path of the entry `id`, cancelled or finished.
+  mutating func forgetPath(of id: UInt64) {
+    uncancelledPaths.removeValue(forKey: id)
+    if !endingPaths.isEmpty { endingPaths.removeValue(forKey: id) }
   }
 
   /// In place: reading `task` through `values[index]` copied the whole entry out.
@@ -475,4 +507,15 @@ final class EffectHandle<Action: Sendable>: SuspensionObserver {
       return entry.suspensions > 0
     }
   }
+}
+
+/// A count read and written atomically.
+@usableFromInline
+final class EffectCount: Sendable {
+  @usableFromInline let value = Atomic<Int>(0)
+
+  init() {}
+
+  /// Whether the count is above zero.
+  @inlinable var isPositive: Bool { value.load(ordering: .relaxed) > 0 }
 }

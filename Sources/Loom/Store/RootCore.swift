@@ -145,6 +145,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline let storage: UnsafeMutablePointer<Storage>
   @usableFromInline let reducer: R
   @usableFromInline let registry = EffectRegistry<Action>()
+  /// The registry's count of effects of children that can end, held here to be read with one
+  /// load after each action.
+  @usableFromInline let endingChildEffects: EffectCount
   /// The root store's observation, while it has armed watches (see `ObservedPart`).
   weak var observation: (any ObservedPart)?
 
@@ -153,6 +156,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     self.storage = .allocate(capacity: 1)
     self.storage.initialize(to: Storage(state: initialState, dependencies: dependencies))
     self.reducer = reducer
+    self.endingChildEffects = registry.endingChildEffects
   }
 
   isolated deinit {
@@ -366,8 +370,26 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     if let didProcess = storage.pointee.didProcess {
       didProcess(action, origin, storage.pointee.state)
     }
-    if effect.isNone { return }
-    startRoot(effect, group: &group, action: action, origin: origin)
+    if !effect.isNone { startRoot(effect, group: &group, action: action, origin: origin) }
+    if endingChildEffects.isPositive { cancelEffectsOfChildrenGone() }
+  }
+
+  /// Cancels the effects of every child the state no longer holds (an optional child set to
+  /// `nil`, a row removed, an element popped, a presentation ended or replaced, a case left),
+  /// whoever changed the state: the child's parent cancels them itself, but an ancestor that
+  /// sets the state through a parent of the child's reducer is never seen by that reducer.
+  /// Called after each action while effects of children that can end run; their queued actions
+  /// are dropped.
+  ///
+  /// - Complexity: O(*p* × *d*) for *p* distinct paths of running effects, *d* steps deep.
+  @usableFromInline
+  func cancelEffectsOfChildrenGone() {
+    let paths = registry.endingChildPaths()
+    let state: Any = storage.pointee.state
+    for path in paths {
+      guard let gone = path.prefixGone(in: state) else { continue }
+      dropQueuedActions(of: registry.cancel(under: gone))
+    }
   }
 
   @inlinable

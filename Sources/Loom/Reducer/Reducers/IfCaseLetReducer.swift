@@ -65,7 +65,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let parentEffect = parent.reduce(into: &state, action: action)
     let leftTheCase = wasInCase && toChildState.extract(from: state) == nil
     let cancelEffect: Effect<Parent.Action> =
-      leftTheCase ? ._cancelChild(at: callSite.location) : .none
+      leftTheCase ? ._cancelChild(at: callSite.location, case: toChildState._extract) : .none
     return .merge(childEffect, parentEffect, cancelEffect)
   }
 
@@ -73,15 +73,16 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     guard var childState = toChildState.extract(from: state) else {
+      // Its effects, if it ran any, were cancelled when the case was left, by this reducer or
+      // (when an ancestor left it) by the store after that action: this one came from elsewhere.
       _reportMissingCase(action: action)
-      // The case was left without this reducer (an ancestor changed the state): effects of
-      // the child it ran may still be running, and this action may be theirs.
-      return ._cancelChild(at: callSite.location)
+      return .none
     }
     let effect = child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)
     if effect.isNone { return .none }
-    return ._lift(effect, embed: toChildAction._embed, at: callSite.location)
+    return ._lift(
+      effect, embed: toChildAction._embed, at: callSite.location, case: toChildState._extract)
   }
 
   @usableFromInline

@@ -69,7 +69,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let parentEffect = parent.reduce(into: &state, action: action)
     let cancelEffect: Effect<Parent.Action> =
       wasPresent && state[keyPath: toChildState] == nil
-      ? ._cancelChild(at: toChildState) : .none
+      ? ._cancelChild(atOptional: toChildState) : .none
     return .merge(childEffect, parentEffect, cancelEffect)
   }
 
@@ -85,7 +85,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       return .none
     }
     if effect.isNone { return .none }
-    return ._lift(effect, embed: toChildAction._embed, at: toChildState)
+    return ._lift(effect, embed: toChildAction._embed, atOptional: toChildState)
   }
 
   @usableFromInline

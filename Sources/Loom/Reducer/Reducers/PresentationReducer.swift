@@ -4,9 +4,8 @@ extension Reducer {
   /// `nil` after the parent's reducer. The child's effects are cancelled when its presentation
   /// ends, whoever ends it: the child (its effects call `dismiss`, ``DismissEffect``), the
   /// parent (setting the state to `nil` or to a value of another identity), the child
-  /// switching its own case. A presentation an ancestor ended without this reducer (setting the
-  /// state through a parent of this one) has its effects cancelled when the next action reaches
-  /// this reducer; a child action arriving then is one of theirs, and is dropped.
+  /// switching its own case, or an ancestor setting the state through a parent of this reducer
+  /// (the store sees that after the ancestor's action, and cancels them then).
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
@@ -77,9 +76,9 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       (PresentationID?.none, PresentationID?.none, Effect<Parent.Action>.none, false)
     var changesIt = presentationAction != nil
     if !changesIt {
-      let endedLazily: Bool
-      (before, endedLazily) = Self.look(at: state[keyPath: toPresentationState])
-      changesIt = endedLazily
+      let endedByAnAncestor: Bool
+      (before, endedByAnAncestor) = Self.look(at: state[keyPath: toPresentationState])
+      changesIt = endedByAnAncestor
     }
     if changesIt {
       (ended, before, childEffect, isAButton) = reduceChild(
@@ -127,7 +126,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// reducer still run.
   @inlinable
   static func look(at presentation: PresentationState<Child.State>) -> (
-    PresentationID?, endedLazily: Bool
+    PresentationID?, endedByAnAncestor: Bool
   ) {
     let running = presentation.runningID
     return (presentation.presentationID, running != nil && running != presentation.presentationID)
@@ -146,11 +145,10 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return running
   }
 
-  /// Before the parent's reducer: the presentation an ancestor ended whose effects still run
-  /// (forgotten), the presentation's identity now, and the child's effects for a
-  /// ``PresentationAction/presented(_:)`` action. An action that comes as the effects of an
-  /// ended presentation are found still running is one of theirs, sent before they were
-  /// cancelled: dropped.
+  /// Before the parent's reducer: the presentation an ancestor ended whose effects were running
+  /// (forgotten; the store cancelled them after the ancestor's action, and cancelling them again
+  /// costs nothing), the presentation's identity now, and the child's effects for a
+  /// ``PresentationAction/presented(_:)`` action, which runs on the presentation there now.
   @inlinable
   func reduceChild(
     _ presentationAction: PresentationAction<Child.Action>?,
@@ -161,7 +159,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   ) {
     let ended = Self.endedWithoutUs(&presentation)
     let before = presentation.presentationID
-    guard case .presented(let childAction)? = presentationAction, ended == nil else {
+    guard case .presented(let childAction)? = presentationAction else {
       return (ended, before, .none, false)
     }
     // Read before the child runs: its value is an alert or a dialog, or an enum case of one.

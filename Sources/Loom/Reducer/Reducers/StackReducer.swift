@@ -95,7 +95,9 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       return elementEffect.isNone ? parentEffect : .merge(elementEffect, parentEffect)
     }
     let remaining = isAnotherStack ? [] : Set(idsAfter)
-    let popped = idsBefore.filter { !remaining.contains($0) }
+    let popped = idsBefore.lazy.filter { !remaining.contains($0) }.map {
+      StackScopeID(epoch: epochBefore, element: $0)
+    }
     return .merge(elementEffect, parentEffect, ._cancelElements(popped, at: toStack))
   }
 
@@ -119,8 +121,10 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     }
     if effect.isNone { return .none }
     let embed = toStackAction._embed
+    // Named with the stack's epoch: a stack made anew holds an element `id` that is not this one.
+    let scope = StackScopeID(epoch: state[keyPath: toStack].epoch, element: id)
     return Effect._lift(
-      effect, embed: { embed(.element(id: id, action: $0)) }, at: toStack, id: id
+      effect, embed: { embed(.element(id: id, action: $0)) }, at: toStack, id: scope
     )
     ._dismissing(with: embed(.popFrom(id: id)))
   }

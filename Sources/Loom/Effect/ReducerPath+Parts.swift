@@ -1,0 +1,202 @@
+/// What one step of a reducer path finds in the state of the step before it.
+enum StatePart {
+  /// The part the step names, there.
+  case present(Any)
+  /// The part the step names is not there any more: an optional child set to `nil`, a row
+  /// removed, a stack element popped, a presentation ended or replaced, another case of an enum.
+  case gone
+  /// The step cannot tell from the state (a type it does not know): nothing below it is judged.
+  case unknown
+}
+
+/// One step of a reducer path: the `Scope`, `ifLet`, `forEach` row or element, or `ifCaseLet`
+/// an effect crossed on its way up, which names the child's part of its parent's state.
+///
+/// A step can find its part in its parent's state, so that the root can tell, after every
+/// action, whether the child whose effects run is still there, whoever changed the state (the
+/// child's parent, or an ancestor above it). Steps are classes so that the root reaches one in a
+/// type-erased path with a class cast: a cast to a protocol looked its conformance up at run time
+/// (about 5,000 instructions a step).
+///
+/// A step is immutable: its subclasses hold only `let`s of immutable values (key paths, ids, a
+/// `@Sendable` closure), so sharing one across tasks cannot race.
+class PathStep: Hashable, @unchecked Sendable {
+  /// Whether the part this step names can be gone (everything but a `Scope`'s child).
+  let canEnd: Bool
+
+  init(canEnd: Bool) {
+    self.canEnd = canEnd
+  }
+
+  /// The part this step names in `parent`, the state of the step before it.
+  func part(of parent: Any) -> StatePart { .unknown }
+
+  /// Whether `other`, of the same class, names the same part.
+  func isEqual(to other: PathStep) -> Bool { false }
+
+  func hash(into hasher: inout Hasher) {}
+
+  static func == (lhs: PathStep, rhs: PathStep) -> Bool {
+    type(of: lhs) == type(of: rhs) && lhs.isEqual(to: rhs)
+  }
+}
+
+extension ReducerPath {
+  /// Whether the path crosses a child that can end.
+  var canEnd: Bool {
+    components.contains { ($0.base as? PathStep)?.canEnd ?? false }
+  }
+
+  /// The shortest prefix of this path that names a part `root` no longer holds, or `nil` when
+  /// every part is there (or a step cannot tell).
+  ///
+  /// - Complexity: O(*d*) key path reads and casts for a path *d* steps deep.
+  func prefixGone(in root: Any) -> ReducerPath? {
+    var value = root
+    for (index, component) in components.enumerated() {
+      guard let step = component.base as? PathStep else { return nil }
+      switch step.part(of: value) {
+      case .present(let part): value = part
+      case .gone: return ReducerPath(components: Array(components[...index]))
+      case .unknown: return nil
+      }
+    }
+    return nil
+  }
+}
+
+// MARK: - Steps
+
+/// A `Scope`'s step: its child is always there.
+final class ScopeStep<Parent, Child>: PathStep, @unchecked Sendable {
+  let keyPath: KeyPath<Parent, Child>
+
+  init(_ keyPath: KeyPath<Parent, Child>) {
+    self.keyPath = keyPath
+    super.init(canEnd: false)
+  }
+
+  override func part(of parent: Any) -> StatePart {
+    guard let parent = parent as? Parent else { return .unknown }
+    return .present(parent[keyPath: keyPath])
+  }
+
+  override func isEqual(to other: PathStep) -> Bool {
+    keyPath == unsafeDowncast(other, to: Self.self).keyPath
+  }
+
+  override func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
+}
+
+/// An `ifLet`'s step over an optional child: gone when the child is `nil`.
+final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
+  let keyPath: KeyPath<Parent, Child?>
+
+  init(_ keyPath: KeyPath<Parent, Child?>) {
+    self.keyPath = keyPath
+    super.init(canEnd: true)
+  }
+
+  override func part(of parent: Any) -> StatePart {
+    guard let parent = parent as? Parent else { return .unknown }
+    return parent[keyPath: keyPath].map(StatePart.present) ?? .gone
+  }
+
+  override func isEqual(to other: PathStep) -> Bool {
+    keyPath == unsafeDowncast(other, to: Self.self).keyPath
+  }
+
+  override func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
+}
+
+/// An `ifCaseLet`'s step: gone when the parent's state is in another case. Two steps are the same
+/// when the same call site made them.
+final class CaseStep<Parent, Child>: PathStep, @unchecked Sendable {
+  let location: CodeLocation
+  let extract: @Sendable (Parent) -> Child?
+
+  init(_ location: CodeLocation, extract: @escaping @Sendable (Parent) -> Child?) {
+    self.location = location
+    self.extract = extract
+    super.init(canEnd: true)
+  }
+
+  override func part(of parent: Any) -> StatePart {
+    guard let parent = parent as? Parent else { return .unknown }
+    return extract(parent).map(StatePart.present) ?? .gone
+  }
+
+  override func isEqual(to other: PathStep) -> Bool {
+    location == unsafeDowncast(other, to: Self.self).location
+  }
+
+  override func hash(into hasher: inout Hasher) { hasher.combine(location) }
+}
+
+/// A step to one part of a collection of parts found by id (a `forEach` row, a stack element, a
+/// presentation): gone when the collection at the key path does not hold it.
+final class ElementStep<Parent, Parts: PartsByID>: PathStep, @unchecked Sendable {
+  let keyPath: KeyPath<Parent, Parts>
+  let id: Parts.PartID
+
+  init(_ keyPath: KeyPath<Parent, Parts>, id: Parts.PartID) {
+    self.keyPath = keyPath
+    self.id = id
+    super.init(canEnd: true)
+  }
+
+  override func part(of parent: Any) -> StatePart {
+    guard let parent = parent as? Parent else { return .unknown }
+    return parent[keyPath: keyPath].part(id: id)
+  }
+
+  override func isEqual(to other: PathStep) -> Bool {
+    let other = unsafeDowncast(other, to: Self.self)
+    return id == other.id && keyPath == other.keyPath
+  }
+
+  override func hash(into hasher: inout Hasher) {
+    hasher.combine(keyPath)
+    hasher.combine(id)
+  }
+}
+
+/// A collection of parts, each found by an id of its own.
+protocol PartsByID {
+  associatedtype PartID: Hashable & Sendable
+  func part(id: PartID) -> StatePart
+}
+
+extension IdentifiedArray: PartsByID {
+  func part(id: ID) -> StatePart {
+    self[id: id].map(StatePart.present) ?? .gone
+  }
+}
+
+extension StackState: PartsByID {
+  func part(id: StackScopeID) -> StatePart {
+    guard id.epoch == epoch, let component = components[id: id.element] else { return .gone }
+    return .present(component.element)
+  }
+}
+
+extension PresentationState: PartsByID {
+  func part(id: PresentationID) -> StatePart {
+    guard presentationID == id, let storage else { return .gone }
+    return .present(storage)
+  }
+}
+
+/// A stack element's id in a reducer path: the element's id in its stack, and which stack (a
+/// stack made anew numbers its elements from 0 again).
+@usableFromInline
+struct StackScopeID: Hashable, Sendable {
+  @usableFromInline let epoch: UInt64
+  @usableFromInline let element: StackElementID
+
+  @inlinable
+  init(epoch: UInt64, element: StackElementID) {
+    self.epoch = epoch
+    self.element = element
+  }
+}
