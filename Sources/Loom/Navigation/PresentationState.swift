@@ -75,20 +75,26 @@ public struct PresentationState<State> {
 
   /// What tells two presented values apart: their type, their case (for an enum) and their id
   /// (for an `Identifiable` value or an enum case's `Identifiable` payload).
+  ///
+  /// Only an enum is reflected, and only a value of a type known to be `Identifiable` is cast:
+  /// a presentation's identity is read each time the parent writes the presented value, and a
+  /// mirror and a conformance lookup cost thousands of instructions each.
   @usableFromInline
   static func identity(of value: State) -> [AnyHashable] {
-    var identity: [AnyHashable] = [ObjectIdentifier(type(of: value))]
-    let mirror = Mirror(reflecting: value)
+    let valueType = type(of: value)
+    var identity: [AnyHashable] = [ObjectIdentifier(valueType)]
     var payload: Any = value
-    if mirror.displayStyle == .enum {
-      if let child = mirror.children.first {
+    var payloadType: Any.Type = valueType
+    if isEnumType(valueType) {
+      if let child = Mirror(reflecting: value).children.first {
         identity.append(child.label ?? "")
         payload = child.value
+        payloadType = type(of: child.value)
       } else {
         identity.append(String(describing: value))
       }
     }
-    if let identifiable = payload as? any Identifiable {
+    if isIdentifiable(payloadType), let identifiable = payload as? any Identifiable {
       identity.append(Self.id(of: identifiable))
     }
     return identity
@@ -147,6 +153,18 @@ extension PresentationState: CustomReflectable {
     Mirror(reflecting: storage as Any)
   }
 }
+
+/// Whether values of `type` are `Identifiable`, looked up once per type: the run time's own
+/// lookup cost ~4,500 instructions each time for a type that is not.
+func isIdentifiable(_ type: Any.Type) -> Bool {
+  let key = ObjectIdentifier(type)
+  if let known = identifiableTypes.withLock({ $0[key] }) { return known }
+  let conforms = type is any Identifiable.Type
+  identifiableTypes.withLock { $0[key] = conforms }
+  return conforms
+}
+
+private let identifiableTypes = Mutex<[ObjectIdentifier: Bool]>([:])
 
 /// One presentation's identity: a number no other presentation in the process has.
 @usableFromInline

@@ -196,3 +196,62 @@ struct PresentationTests {
     #expect(first != PresentationState(wrappedValue: 2))
   }
 }
+
+/// A destination whose cases are told apart by the presentation alone: its effects are the
+/// destination's own, not a case's (no `ifCaseLet`).
+struct Switcher: Reducer {
+  struct Destination: Reducer {
+    enum State: Equatable { case a(ticks: Int), b(ticks: Int) }
+    enum Action: Sendable, Equatable { case start, tick }
+    @Dependency(\.continuousClock) var clock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .everySecond(on: clock, send: .tick)
+      case .tick:
+        if case .a(let ticks) = state { state = .a(ticks: ticks + 1) }
+        return .none
+      }
+    }
+  }
+
+  struct State: Equatable {
+    @Presents var destination: Destination.State?
+  }
+  enum Action: Sendable, Equatable {
+    case destination(PresentationAction<Destination.Action>)
+    case show(Destination.State)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .show(let destination) = action { state.destination = destination }
+      return .none
+    }
+    .ifLet(\.$destination, action: .destination) { Destination() }
+  }
+}
+
+extension CasePath where Root == Switcher.Action {
+  static var destination: CasePath<Root, PresentationAction<Switcher.Destination.Action>> { .init(Root.destination) { if case .destination(let a) = $0 { a } else { nil } } }
+}
+
+@MainActor
+struct PresentationIdentityTests {
+  @Test func anotherCaseIsAnotherPresentationAndTheSameCaseIsTheSame() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Switcher.State()) { Switcher() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.show(.a(ticks: 0))) { $0.destination = .a(ticks: 0) }
+    await store.send(.destination(.presented(.start)))
+    // The same case, another value: the same presentation, whose timer goes on.
+    await store.send(.show(.a(ticks: 10))) { $0.destination = .a(ticks: 10) }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.destination(.presented(.tick))) { $0.destination = .a(ticks: 11) }
+    // Another case: another presentation, and the old one's timer stops.
+    await store.send(.show(.b(ticks: 0))) { $0.destination = .b(ticks: 0) }
+    await clock.advance(by: .seconds(5))
+  }
+}
