@@ -164,7 +164,7 @@ func isIdentifiable(_ type: Any.Type) -> Bool {
   return conforms
 }
 
-private let identifiableTypes = Mutex<[ObjectIdentifier: Bool]>([:])
+private let identifiableTypes = LockedState<[ObjectIdentifier: Bool]>([:])
 
 /// One presentation's identity: a number no other presentation in the process has.
 @usableFromInline
