@@ -21,11 +21,22 @@ enum StatePart {
 /// A step is immutable: its subclasses hold only `let`s of immutable values (key paths, ids, a
 /// `@Sendable` closure), so sharing one across tasks cannot race.
 class PathStep: Hashable, @unchecked Sendable {
-  /// Whether the part this step names can be gone (everything but a `Scope`'s child).
-  let canEnd: Bool
+  /// What the root checks of the part this step names after each action.
+  enum Presence {
+    /// Always there (a `Scope`'s child): walked through.
+    case always
+    /// Can be gone (an optional child, a stack element, a presentation, an enum case): checked.
+    case checked
+    /// A row of a `forEach`: not checked by the root, since a list can hold thousands of rows
+    /// with effects and checking each one after every action would cost O(rows) per action.
+    /// Its `forEach` cancels a removed row's effects when an action reaches it.
+    case checkedByItsReducer
+  }
 
-  init(canEnd: Bool) {
-    self.canEnd = canEnd
+  let presence: Presence
+
+  init(presence: Presence) {
+    self.presence = presence
   }
 
   /// The part this step names in `parent`, the state of the step before it.
@@ -42,9 +53,18 @@ class PathStep: Hashable, @unchecked Sendable {
 }
 
 extension ReducerPath {
-  /// Whether the path crosses a child that can end.
-  var canEnd: Bool {
-    components.contains { ($0.base as? PathStep)?.canEnd ?? false }
+  /// Whether the root checks, after each action, that the parts this path names are still
+  /// there: it crosses a child that can end, and no row (see ``PathStep/Presence``).
+  var isChecked: Bool {
+    var crossesAnEnd = false
+    for component in components {
+      switch (component.base as? PathStep)?.presence {
+      case .always?: continue
+      case .checked?: crossesAnEnd = true
+      case .checkedByItsReducer?, nil: return false
+      }
+    }
+    return crossesAnEnd
   }
 
   /// The shortest prefix of this path that names a part `root` no longer holds, or `nil` when
@@ -73,7 +93,7 @@ final class ScopeStep<Parent, Child>: PathStep, @unchecked Sendable {
 
   init(_ keyPath: KeyPath<Parent, Child>) {
     self.keyPath = keyPath
-    super.init(canEnd: false)
+    super.init(presence: .always)
   }
 
   override func part(of parent: Any) -> StatePart {
@@ -94,7 +114,7 @@ final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
 
   init(_ keyPath: KeyPath<Parent, Child?>) {
     self.keyPath = keyPath
-    super.init(canEnd: true)
+    super.init(presence: .checked)
   }
 
   override func part(of parent: Any) -> StatePart {
@@ -118,7 +138,7 @@ final class CaseStep<Parent, Child>: PathStep, @unchecked Sendable {
   init(_ location: CodeLocation, extract: @escaping @Sendable (Parent) -> Child?) {
     self.location = location
     self.extract = extract
-    super.init(canEnd: true)
+    super.init(presence: .checked)
   }
 
   override func part(of parent: Any) -> StatePart {
@@ -142,7 +162,7 @@ final class ElementStep<Parent, Parts: PartsByID>: PathStep, @unchecked Sendable
   init(_ keyPath: KeyPath<Parent, Parts>, id: Parts.PartID) {
     self.keyPath = keyPath
     self.id = id
-    super.init(canEnd: true)
+    super.init(presence: Parts.isCheckedByItsReducer ? .checkedByItsReducer : .checked)
   }
 
   override func part(of parent: Any) -> StatePart {
@@ -164,10 +184,18 @@ final class ElementStep<Parent, Parts: PartsByID>: PathStep, @unchecked Sendable
 /// A collection of parts, each found by an id of its own.
 protocol PartsByID {
   associatedtype PartID: Hashable & Sendable
+  /// Whether its parts are left to its reducer to check (rows).
+  static var isCheckedByItsReducer: Bool { get }
   func part(id: PartID) -> StatePart
 }
 
+extension PartsByID {
+  static var isCheckedByItsReducer: Bool { false }
+}
+
 extension IdentifiedArray: PartsByID {
+  static var isCheckedByItsReducer: Bool { true }
+
   func part(id: ID) -> StatePart {
     self[id: id].map(StatePart.present) ?? .gone
   }

@@ -95,7 +95,12 @@ struct EffectInterpreter<R: Reducer> {
       return
 
     case .send(let sent):
-      core.startSend(sent, group: context.group, startedBy: context.action)
+      if context.path.components.isEmpty {
+        core.startSend(sent, group: context.group, startedBy: context.action)
+      } else {
+        core.startChildSend(
+          sent, group: context.group, startedBy: context.action, path: context.path)
+      }
 
     case .run(let run):
       startRun(run, in: context)
@@ -108,7 +113,7 @@ struct EffectInterpreter<R: Reducer> {
       let action = context.action
       var index = 0
       while index < effects.count {
-        if case .send(let sent) = effects[index].operation {
+        if case .send(let sent) = effects[index].operation, context.path.components.isEmpty {
           core.startSend(sent, group: group, startedBy: action)
         } else {
           start(effects[index], in: context)

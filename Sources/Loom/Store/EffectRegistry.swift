@@ -83,7 +83,7 @@ final class EffectRegistry<Action: Sendable>: Sendable {
       if kind == .sequence { state.sequenceCount += 1 }
       if !entry.isCancelled, !path.components.isEmpty {
         state.uncancelledPaths[id] = path
-        if path.canEnd { state.endingPaths[id] = path }
+        if path.isChecked { state.endingPaths[id] = path }
       }
       state.entries[id] = entry
       for key in keys { state.idsByKey[key, default: []].append(id) }

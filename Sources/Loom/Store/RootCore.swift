@@ -37,9 +37,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   struct Queued {
     @usableFromInline let action: Action
     @usableFromInline var group: EffectGroup?
-    /// Boxed (and only a test store gives queued actions an origin): inline, the origin made
-    /// every queued action large and its destruction a call through the value witness table.
-    @usableFromInline let originBox: OriginBox?
+    /// Boxed (and only a test store gives queued actions an origin, only a child's `.send` a
+    /// path): inline, they made every queued action large and its destruction a call through
+    /// the value witness table.
+    @usableFromInline let extras: Extras?
     /// The effect that sent the action, so it can be dropped if that effect is cancelled
     /// before the action is processed.
     @usableFromInline let effectID: UInt64?
@@ -47,30 +48,36 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @inlinable
     init(
       action: Action, group: EffectGroup?, origin: EffectOrigin<Action>?,
-      effectID: UInt64? = nil
+      effectID: UInt64? = nil, childPath: ReducerPath? = nil
     ) {
       self.action = action
       self.group = group
-      if let origin {
-        self.originBox = OriginBox(origin)
+      if origin != nil || childPath != nil {
+        self.extras = Extras(origin: origin, childPath: childPath)
       } else {
-        self.originBox = nil
+        self.extras = nil
       }
       self.effectID = effectID
     }
 
     @inlinable
-    var origin: EffectOrigin<Action>? { originBox?.origin }
+    var origin: EffectOrigin<Action>? { extras?.origin }
   }
 
-  /// A queued action's origin.
+  /// What few queued actions carry.
   @usableFromInline
-  final class OriginBox {
-    @usableFromInline let origin: EffectOrigin<Action>
+  final class Extras {
+    /// Where the action came from, for a test store.
+    @usableFromInline let origin: EffectOrigin<Action>?
+    /// For an action a child's `.send` queued, the child's reducer path when the root checks it
+    /// (see `ReducerPath.isChecked`): the action is dropped if the child has ended when its
+    /// turn comes (an ancestor ended it in the same batch).
+    @usableFromInline let childPath: ReducerPath?
 
     @inlinable
-    init(_ origin: EffectOrigin<Action>) {
+    init(origin: EffectOrigin<Action>?, childPath: ReducerPath?) {
       self.origin = origin
+      self.childPath = childPath
     }
   }
 
@@ -291,6 +298,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       if let effectID = next.effectID, storage.pointee.cancelledWhileQueued.contains(effectID) {
         continue
       }
+      if let childPath = next.extras?.childPath, isGone(childPath) { continue }
       // Moved out rather than copied: a copy retained the group and released it again.
       var queuedGroup: EffectGroup? = nil
       swap(&queuedGroup, &next.group)
@@ -381,7 +389,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   /// Called after each action while effects of children that can end run; their queued actions
   /// are dropped.
   ///
-  /// - Complexity: O(*p* × *d*) for *p* distinct paths of running effects, *d* steps deep.
+  /// - Complexity: O(*e*) to copy the paths of the *e* effects checked, then O(*p* × *d*) for
+  ///   their *p* distinct paths, *d* steps deep, and O(*e*) more for each path found gone.
   @usableFromInline
   func cancelEffectsOfChildrenGone() {
     let paths = registry.endingChildPaths()
@@ -390,6 +399,30 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       guard let gone = path.prefixGone(in: state) else { continue }
       dropQueuedActions(of: registry.cancel(under: gone))
     }
+  }
+
+  /// Whether a part `path` names is gone from the state.
+  @usableFromInline
+  func isGone(_ path: ReducerPath) -> Bool {
+    path.prefixGone(in: storage.pointee.state) != nil
+  }
+
+  /// Starts a `.send` a child's reducer returned: queued with the child's path during a batch
+  /// when the root checks that path, so that it is dropped if the child has ended when its turn
+  /// comes (an ancestor ended it in the same batch); otherwise as any `.send`.
+  @usableFromInline
+  func startChildSend(
+    _ sent: Action, group: EffectGroup?, startedBy action: Action, path: ReducerPath
+  ) {
+    guard storage.pointee.isSending, path.isChecked else {
+      startSend(sent, group: group, startedBy: action)
+      return
+    }
+    let origin =
+      storage.pointee.tracksProvenance
+      ? EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin) : nil
+    storage.pointee.queue.append(
+      Queued(action: sent, group: group, origin: origin, childPath: path))
   }
 
   @inlinable

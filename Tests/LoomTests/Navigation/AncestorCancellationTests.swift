@@ -111,19 +111,16 @@ struct AncestorCancellationTests {
     }
   }
 
-  /// Every child there, each ticking once.
+  /// Every child there but rows (see `anAncestorRemovingARowStopsItsEffectsAtItsNextAction`),
+  /// each ticking once.
   func startEveryTimer(_ store: TestStoreOf<KeeperParent>) async {
     await store.send(.keeper(.sheet(.presented(.start))))
     await store.send(.keeper(.optional(.start)))
-    await store.send(.keeper(.rows(.element(id: 1, action: .start))))
     await store.send(.keeper(.path(.element(id: 0, action: .start))))
     await store.send(.keeper(.mode(.ticking(.start))))
     await clock.advance(by: .seconds(1))
     await store.receive(.keeper(.sheet(.presented(.tick)))) { $0.keeper.sheet?.ticks = 1 }
     await store.receive(.keeper(.optional(.tick))) { $0.keeper.optional?.ticks = 1 }
-    await store.receive(.keeper(.rows(.element(id: 1, action: .tick)))) {
-      $0.keeper.rows[id: 1]?.ticks = 1
-    }
     await store.receive(.keeper(.path(.element(id: 0, action: .tick)))) {
       $0.keeper.path[id: 0]?.ticks = 1
     }
@@ -136,7 +133,7 @@ struct AncestorCancellationTests {
     var keeper = Keeper.State()
     keeper.sheet = Tick.State()
     keeper.optional = Tick.State()
-    keeper.rows = [Tick.State(id: 1), Tick.State(id: 2)]
+    keeper.rows = [Tick.State(id: 1), Tick.State(id: 2)]  // idle: no effects
     keeper.path.append(Tick.State())
     keeper.mode = .ticking(Tick.State())
     return keeper
@@ -156,7 +153,6 @@ struct AncestorCancellationTests {
     var keeper = store.state.keeper
     keeper.sheet = nil
     keeper.optional = nil
-    keeper.rows.remove(id: 1)
     keeper.path.removeAll()
     keeper.mode = .idle
     await store.send(.setKeeper(keeper)) { $0.keeper = keeper }
@@ -169,14 +165,10 @@ struct AncestorCancellationTests {
     // The same children, changed: each is the same child, and its timer goes on.
     var keeper = store.state.keeper
     keeper.sheet?.ticks = 10
-    keeper.rows[id: 2]?.ticks = 20
     await store.send(.setKeeper(keeper)) { $0.keeper = keeper }
     await clock.advance(by: .seconds(1))
     await store.receive(.keeper(.sheet(.presented(.tick)))) { $0.keeper.sheet?.ticks = 11 }
     await store.receive(.keeper(.optional(.tick))) { $0.keeper.optional?.ticks = 2 }
-    await store.receive(.keeper(.rows(.element(id: 1, action: .tick)))) {
-      $0.keeper.rows[id: 1]?.ticks = 2
-    }
     await store.receive(.keeper(.path(.element(id: 0, action: .tick)))) {
       $0.keeper.path[id: 0]?.ticks = 2
     }
@@ -217,4 +209,84 @@ struct AncestorCancellationTests {
     }
     await store.send(.keeper(.path(.popFrom(id: 0)))) { $0.keeper.path.removeAll() }
   }
+
+  @Test func anAncestorRemovingARowStopsItsEffectsAtItsNextAction() async {
+    // Rows are not checked after each action (a list may hold thousands with effects): the
+    // row's `forEach` stops a removed row's effects when their next action reaches it.
+    let issues = IssueLog()
+    var keeper = Keeper.State()
+    keeper.rows = [Tick.State(id: 1), Tick.State(id: 2)]
+    let store = Store(initialState: KeeperParent.State(keeper: keeper)) {
+      KeeperParent()
+    } withDependencies: { [clock] in
+      $0.continuousClock = clock
+      $0.issueReporter = issues.reporter
+    }
+    store.send(.keeper(.rows(.element(id: 1, action: .start))))
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.keeper.rows[id: 1]?.ticks == 1)
+    keeper.rows.remove(id: 1)
+    store.send(.setKeeper(keeper))
+    await clock.advance(by: .seconds(5))
+    // The first tick after the row left is reported, and stopped the timer.
+    #expect(issues.messages.value.count == 1)
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test func anActionAChildQueuedIsDroppedWhenAnAncestorEndsTheChildFirst() async {
+    var root = PingRoot.State()
+    root.host.sheet = Pinger.State(id: 1)
+    let store = TestStore(initialState: root) { PingRoot() }
+    // Sheet 1 queues `.pong`; in the same action the ancestor presents sheet 2. The queued
+    // action was sheet 1's: it must not reach sheet 2 (an exhaustive store fails on it).
+    await store.send(.host(.sheet(.presented(.ping)))) { $0.host.sheet = Pinger.State(id: 2) }
+  }
+}
+
+/// A child that answers `ping` with a `.send(.pong)`.
+struct Pinger: Reducer {
+  struct State: Equatable, Identifiable {
+    var id = 0
+    var pongs = 0
+  }
+  enum Action: Sendable, Equatable { case ping, pong }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .ping: return .send(.pong)
+    case .pong:
+      state.pongs += 1
+      return .none
+    }
+  }
+}
+
+/// A host presenting a pinger, under an ancestor that presents another one when the first pings.
+struct PingRoot: Reducer {
+  struct Host: Reducer {
+    struct State: Equatable { @Presents var sheet: Pinger.State? }
+    enum Action: Sendable, Equatable { case sheet(PresentationAction<Pinger.Action>) }
+
+    var body: some ReducerOf<Self> {
+      EmptyReducer().ifLet(\.$sheet, action: .sheet) { Pinger() }
+    }
+  }
+
+  struct State: Equatable { var host = Host.State() }
+  enum Action: Sendable, Equatable { case host(Host.Action) }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.host, action: .host) { Host() }
+    Reduce { state, action in
+      if case .host(.sheet(.presented(.ping))) = action { state.host.sheet = Pinger.State(id: 2) }
+      return .none
+    }
+  }
+}
+
+extension CasePath where Root == PingRoot.Host.Action {
+  static var sheet: CasePath<Root, PresentationAction<Pinger.Action>> { .init(Root.sheet) { if case .sheet(let a) = $0 { a } else { nil } } }
+}
+extension CasePath where Root == PingRoot.Action {
+  static var host: CasePath<Root, PingRoot.Host.Action> { .init(Root.host) { if case .host(let a) = $0 { a } else { nil } } }
 }

@@ -62,8 +62,41 @@ struct ModeParent: Reducer {
   }
 }
 
+/// `ModeParent` embedding its mode by hand, with no `Scope`: the store cannot walk to the mode
+/// from the root's state, so the `ifCaseLet` itself stops what an ancestor left running.
+struct MappedModeParent: Reducer {
+  struct State: Equatable { var mode = ModeParent.Mode.State.ticking(Host.Ticker.State()) }
+  enum Action: Sendable, Equatable { case mode(ModeParent.Mode.Action), stop }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .stop:
+      state.mode = .idle
+      return .none
+    case .mode(let action):
+      return ModeParent.Mode().reduce(into: &state.mode, action: action).map(Action.mode)
+    }
+  }
+}
+
 @MainActor
 struct IfCaseLetTests {
+  @Test func aCaseLeftBehindAnEmbeddingByHandStopsItsEffectsAtTheirNextAction() async {
+    let clock = TestClock()
+    let issues = IssueLog()
+    let store = Store(initialState: MappedModeParent.State()) { MappedModeParent() } withDependencies: {
+      $0.continuousClock = clock
+      $0.issueReporter = issues.reporter
+    }
+    store.send(.mode(.ticking(.start)))
+    await clock.advance(by: .seconds(1))
+    store.send(.stop)
+    await clock.advance(by: .seconds(5))
+    // The first tick after the case was left is reported, and stopped the timer.
+    #expect(issues.messages.value.count == 1)
+    #expect(store.inFlightEffectCount == 0)
+  }
+
   @Test func aCaseAnAncestorLeftHasItsEffectsCancelledAtOnce() async {
     let clock = TestClock()
     let issues = IssueLog()

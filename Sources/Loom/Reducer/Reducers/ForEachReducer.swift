@@ -106,6 +106,10 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       })
     else {
       _reportMissingElement(id: id, action: parentAction)
+      // Removed without this reducer (an ancestor changed the state; the store does not check
+      // rows, see `PathStep.Presence`): effects of the row it ran may still be running, and
+      // this action may be theirs.
+      effect = ._cancelElements([id], at: toElements)
       return elements.ids
     }
     if !elementEffect.isNone {

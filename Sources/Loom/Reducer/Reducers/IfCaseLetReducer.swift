@@ -73,10 +73,11 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     guard var childState = toChildState.extract(from: state) else {
-      // Its effects, if it ran any, were cancelled when the case was left, by this reducer or
-      // (when an ancestor left it) by the store after that action: this one came from elsewhere.
       _reportMissingCase(action: action)
-      return .none
+      // The case was left without this reducer, and the store could not tell (the child is
+      // embedded by hand, not through `Scope`, so its path does not start at the root's state):
+      // effects of the child it ran may still be running, and this action may be theirs.
+      return ._cancelChild(at: callSite.location, case: toChildState._extract)
     }
     let effect = child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)
