@@ -17,7 +17,7 @@ import Notifications
 
 /// The ids `--gate` takes.
 let gateWorkloads = [
-  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11s", "W11e",
+  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11s", "W11e", "W2d",
 ]
 
 @MainActor
@@ -107,6 +107,12 @@ func runGate(_ workload: String) async {
     loomGateMeasuredW11s(store, actions)
     let total = store.state.path.reduce(0) { $0 + $1.count }
     expect(total == 20_000, "W11s counted \(total) of 20,000 element actions")
+  case "W2D":
+    // W2 (d): a child's action, through a `Scope`, whose reducer reads a dependency. The child
+    // reducer is made anew in its parent's `body` at each action, its `@Dependency` with it.
+    let store = Store(initialState: ReadingParent.State()) { ReadingParent() }
+    loomGateMeasuredW2d(store, count: 5_000)
+    expect(store.state.child.reads == 5_000, "W2d read \(store.state.child.reads) of 5,000")
   case "W11E":
     // W11 (e): actions to a parent while a presented child's effect runs, so that after each
     // one the store checks that the child is still there (its effects end with it, whoever
@@ -202,4 +208,34 @@ func loomGateMeasuredW6(steps: Int) async {
     await store.send(.start)
     await store.receive(.done) { $0.done = step + 1 }
   }
+}
+
+/// W2 (d)'s child: it reads the clock at each action.
+struct ReadingChild: Reducer {
+  struct State { var reads = 0 }
+  enum Action: Sendable { case read }
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    blackHole(clock)
+    state.reads += 1
+    return .none
+  }
+}
+
+struct ReadingParent: Reducer {
+  struct State { var child = ReadingChild.State() }
+  enum Action: Sendable { case child(ReadingChild.Action) }
+
+  var body: some ReducerOf<Self> {
+    Scope(
+      state: \.child,
+      action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+    ) { ReadingChild() }
+  }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW2d(_ store: Store<ReadingParent.State, ReadingParent.Action>, count: Int) {
+  for _ in 0..<count { store.send(.child(.read)) }
 }
