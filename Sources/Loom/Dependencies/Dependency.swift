@@ -19,10 +19,7 @@ public struct Dependency<Value>: Sendable {
   @usableFromInline let read: @Sendable (DependencyValues) -> Value
   /// For a `Sendable` value, a `LastRead` of `Value`: the last value read and the
   /// `DependencyValues.generation` it was read from, kept when the key path ends at a
-  /// dependency (see ``wrappedValue``). One per key path (or key) in the process, shared by
-  /// every `@Dependency` made with it: a child reducer is made anew in its parent's `body` at
-  /// each action, and a cache of its own would start empty each time (and probe the key path
-  /// at its first read).
+  /// dependency (see ``wrappedValue``).
   @usableFromInline let lastRead: (any AnyObject & Sendable)?
 
   /// Reads the dependency at `keyPath`.
@@ -36,7 +33,7 @@ public struct Dependency<Value>: Sendable {
   @inlinable
   public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) where Value: Sendable {
     self.read = { $0[keyPath: keyPath] }
-    self.lastRead = LastRead<Value>.shared(for: keyPath)
+    self.lastRead = LastRead<Value>(endsAtKey: nil)
   }
 
   /// Reads the dependency registered under `key`.
@@ -47,7 +44,7 @@ public struct Dependency<Value>: Sendable {
   @inlinable
   public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
     self.read = { $0[Key.self] }
-    self.lastRead = LastRead<Value>.shared(for: key)
+    self.lastRead = LastRead<Value>(endsAtKey: true)
   }
 
   /// The dependency's current value.
@@ -98,33 +95,12 @@ final class LastRead<Value>: @unchecked Sendable {
     case kept(Value), readAgain, alwaysRead, unknown
   }
 
+  /// Specialized where it is called (a reducer's `@Dependency` is made each time the reducer
+  /// is, in its parent's `body`): made generically, its metadata lookups and the allocations
+  /// of a separate lock box cost ~2,700 instructions a property.
+  @inlinable
   init(endsAtKey: Bool?) {
     self.endsAtKey = endsAtKey
-  }
-
-  /// The one kept for `keyPath`. Equal key paths have the same value type, so the one found is
-  /// a `LastRead` of `Value`.
-  @usableFromInline
-  static func shared(for keyPath: KeyPath<DependencyValues, Value>) -> LastRead {
-    let made = lastReadsByKeyPath.withLock { reads in
-      if let found = reads[keyPath] { return found }
-      let made = LastRead(endsAtKey: nil)
-      reads[keyPath] = made
-      return made
-    }
-    return unsafeDowncast(made, to: LastRead.self)
-  }
-
-  /// The one kept for the dependency `key` names, whose value type is `Value`.
-  @usableFromInline
-  static func shared<Key: DependencyKey>(for key: Key.Type) -> LastRead where Key.Value == Value {
-    let made = lastReadsByKey.withLock { reads in
-      if let found = reads[ObjectIdentifier(key)] { return found }
-      let made = LastRead(endsAtKey: true)
-      reads[ObjectIdentifier(key)] = made
-      return made
-    }
-    return unsafeDowncast(made, to: LastRead.self)
   }
 
   @inlinable
@@ -162,10 +138,6 @@ final class LastRead<Value>: @unchecked Sendable {
     return value
   }
 }
-
-/// Every `LastRead` made, by the key path or key it reads: as many as the program names.
-private let lastReadsByKeyPath = LockedState<[AnyKeyPath: any AnyObject & Sendable]>([:])
-private let lastReadsByKey = LockedState<[ObjectIdentifier: any AnyObject & Sendable]>([:])
 
 /// Runs `operation` with changed dependencies.
 ///

@@ -27,10 +27,11 @@ class PathStep: Hashable, @unchecked Sendable {
     case always
     /// Can be gone (an optional child, a stack element, a presentation, an enum case): checked.
     case checked
-    /// A row of a `forEach`: not checked by the root, since a list can hold thousands of rows
-    /// with effects and checking each one after every action would cost O(rows) per action.
-    /// Its `forEach` cancels a removed row's effects when an action reaches it.
-    case checkedByItsReducer
+    /// A row of a `forEach`: walked through, and found gone when removed, but not a reason to
+    /// check a path: a list can hold thousands of rows with effects, and checking each after
+    /// every action would cost O(rows) per action. A row's own effects are left to its
+    /// `forEach`, which cancels them when an action for a row it no longer holds arrives.
+    case row
   }
 
   let presence: Presence
@@ -53,18 +54,21 @@ class PathStep: Hashable, @unchecked Sendable {
 }
 
 extension ReducerPath {
-  /// Whether the root checks, after each action, that the parts this path names are still
-  /// there: it crosses a child that can end, and no row (see ``PathStep/Presence``).
-  var isChecked: Bool {
-    var crossesAnEnd = false
-    for component in components {
+  /// What the root checks of this path after each action: the path up to its last step that
+  /// can end other than a row (a presentation, an optional child, a stack element, a case),
+  /// rows before it included; `nil` when there is none (see ``PathStep/Presence``). The
+  /// effects of a row with nothing of that kind below it are left to the row's `forEach`.
+  var checkedPrefix: ReducerPath? {
+    var end = 0
+    for (index, component) in components.enumerated() {
       switch (component.base as? PathStep)?.presence {
-      case .always?: continue
-      case .checked?: crossesAnEnd = true
-      case .checkedByItsReducer?, nil: return false
+      case .always?, .row?: continue
+      case .checked?: end = index + 1
+      case nil: return end == 0 ? nil : ReducerPath(components: Array(components[..<end]))
       }
     }
-    return crossesAnEnd
+    if end == 0 { return nil }
+    return end == components.count ? self : ReducerPath(components: Array(components[..<end]))
   }
 
   /// The shortest prefix of this path that names a part `root` no longer holds, or `nil` when
@@ -162,7 +166,7 @@ final class ElementStep<Parent, Parts: PartsByID>: PathStep, @unchecked Sendable
   init(_ keyPath: KeyPath<Parent, Parts>, id: Parts.PartID) {
     self.keyPath = keyPath
     self.id = id
-    super.init(presence: Parts.isCheckedByItsReducer ? .checkedByItsReducer : .checked)
+    super.init(presence: Parts.isRows ? .row : .checked)
   }
 
   override func part(of parent: Any) -> StatePart {
@@ -184,17 +188,17 @@ final class ElementStep<Parent, Parts: PartsByID>: PathStep, @unchecked Sendable
 /// A collection of parts, each found by an id of its own.
 protocol PartsByID {
   associatedtype PartID: Hashable & Sendable
-  /// Whether its parts are left to its reducer to check (rows).
-  static var isCheckedByItsReducer: Bool { get }
+  /// Whether its parts are a `forEach`'s rows.
+  static var isRows: Bool { get }
   func part(id: PartID) -> StatePart
 }
 
 extension PartsByID {
-  static var isCheckedByItsReducer: Bool { false }
+  static var isRows: Bool { false }
 }
 
 extension IdentifiedArray: PartsByID {
-  static var isCheckedByItsReducer: Bool { true }
+  static var isRows: Bool { true }
 
   func part(id: ID) -> StatePart {
     self[id: id].map(StatePart.present) ?? .gone

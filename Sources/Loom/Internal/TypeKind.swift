@@ -7,3 +7,8 @@ package func isEnumType(_ type: Any.Type) -> Bool {
   let kind = unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee
   return kind == 0x201 || kind == 0x202
 }
+
+/// Whether `type` is an optional (see ``isEnumType(_:)``).
+package func isOptionalType(_ type: Any.Type) -> Bool {
+  unsafeBitCast(type, to: UnsafePointer<Int>.self).pointee == 0x202
+}

@@ -81,7 +81,8 @@ public struct PresentationState<State> {
   /// mirror and a conformance lookup cost thousands of instructions each.
   @usableFromInline
   static func identity(of value: State) -> [AnyHashable] {
-    let valueType = type(of: value)
+    // The dynamic type: for an existential `State`, `type(of: value)` is the existential.
+    let valueType = type(of: value as Any)
     var identity: [AnyHashable] = [ObjectIdentifier(valueType)]
     var payload: Any = value
     var payloadType: Any.Type = valueType
@@ -154,9 +155,11 @@ extension PresentationState: CustomReflectable {
   }
 }
 
-/// Whether values of `type` are `Identifiable`, looked up once per type: the run time's own
-/// lookup cost ~4,500 instructions each time for a type that is not.
+/// Whether values of `type` may be `Identifiable`, looked up once per type: the run time's own
+/// lookup cost ~4,500 instructions each time for a type that is not. An optional may wrap one
+/// (a cast looks through it), so it answers `true` for every optional, and the cast decides.
 func isIdentifiable(_ type: Any.Type) -> Bool {
+  if isOptionalType(type) { return true }
   let key = ObjectIdentifier(type)
   if let known = identifiableTypes.withLock({ $0[key] }) { return known }
   let conforms = type is any Identifiable.Type

@@ -83,7 +83,7 @@ final class EffectRegistry<Action: Sendable>: Sendable {
       if kind == .sequence { state.sequenceCount += 1 }
       if !entry.isCancelled, !path.components.isEmpty {
         state.uncancelledPaths[id] = path
-        if path.isChecked { state.endingPaths[id] = path }
+        if let checked = path.checkedPrefix { state.endingPaths[id] = checked }
       }
       state.entries[id] = entry
       for key in keys { state.idsByKey[key, default: []].append(id) }
@@ -419,9 +419,9 @@ struct EffectBook: Sendable {
   var idsByKey: [CancelKey: [UInt64]] = [:]
   /// The paths of the entries below the root not cancelled yet, for a cancel by path.
   var uncancelledPaths: [UInt64: ReducerPath] = [:]
-  /// Those of `uncancelledPaths` that cross a child that can end (an optional child, a row, a
-  /// stack element, a presentation, an enum case): a path of `Scope`s only names a part that is
-  /// always there.
+  /// The part the root checks (`ReducerPath.checkedPrefix`) of those of `uncancelledPaths` that
+  /// cross a child that can end (an optional child, a stack element, a presentation, an enum
+  /// case): a path of `Scope`s only names a part that is always there.
   var endingPaths: [UInt64: ReducerPath] = [:] {
     didSet { endingChildEffects.value.store(endingPaths.count, ordering: .relaxed) }
   }

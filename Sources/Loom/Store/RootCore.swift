@@ -69,9 +69,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   final class Extras {
     /// Where the action came from, for a test store.
     @usableFromInline let origin: EffectOrigin<Action>?
-    /// For an action a child's `.send` queued, the child's reducer path when the root checks it
-    /// (see `ReducerPath.isChecked`): the action is dropped if the child has ended when its
-    /// turn comes (an ancestor ended it in the same batch).
+    /// For an action a child's `.send` queued, the part of the child's reducer path the root
+    /// checks (see `ReducerPath.checkedPrefix`): the action is dropped if that part has ended
+    /// when its turn comes (an ancestor ended it in the same batch).
     @usableFromInline let childPath: ReducerPath?
 
     @inlinable
@@ -414,7 +414,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   func startChildSend(
     _ sent: Action, group: EffectGroup?, startedBy action: Action, path: ReducerPath
   ) {
-    guard storage.pointee.isSending, path.isChecked else {
+    guard storage.pointee.isSending, let checked = path.checkedPrefix else {
       startSend(sent, group: group, startedBy: action)
       return
     }
@@ -422,7 +422,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       storage.pointee.tracksProvenance
       ? EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin) : nil
     storage.pointee.queue.append(
-      Queued(action: sent, group: group, origin: origin, childPath: path))
+      Queued(action: sent, group: group, origin: origin, childPath: checked))
   }
 
   @inlinable

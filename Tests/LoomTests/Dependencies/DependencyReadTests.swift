@@ -4,9 +4,7 @@ import Testing
 
 /// A `@Dependency` keeps the value it last read, with the dependencies it read it from: read
 /// again from the same dependencies it costs a comparison, and read from changed ones (another
-/// store's, a test's override, any change) it is read anew. Serialized: two tests count the
-/// reads of one dependency.
-@Suite(.serialized)
+/// store's, a test's override, any change) it is read anew.
 struct DependencyReadTests {
   @Test func aKeyPathThroughAComputedValueIsAppliedOnEveryRead() {
     struct Clock: Sendable { @Dependency(\.date.now) var now }
@@ -36,25 +34,6 @@ struct DependencyReadTests {
       for _ in 0..<3 { #expect(reader.uuid() == UUID(2)) }
     }
     #expect(countedReads.withLock { $0 } == 2)
-  }
-
-  @Test func readersMadeAnewShareWhatWasReadFromTheSameDependencies() {
-    // As a child reducer is made anew in its parent's `body` at each action.
-    struct Reader: Sendable { @Dependency(\.countedUUID) var uuid }
-    countedReads.withLock { $0 = 0 }
-    withDependencies { $0.uuid = .constant(UUID(1)) } operation: {
-      for _ in 0..<3 { #expect(Reader().uuid() == UUID(1)) }
-    }
-    #expect(countedReads.withLock { $0 } == 1)
-    // Interleaved sets of dependencies each get their own value, read anew.
-    for round in 0..<3 {
-      withDependencies { $0.uuid = .constant(UUID(2)) } operation: {
-        #expect(Reader().uuid() == UUID(2), "round \(round)")
-      }
-      withDependencies { $0.uuid = .constant(UUID(3)) } operation: {
-        #expect(Reader().uuid() == UUID(3), "round \(round)")
-      }
-    }
   }
 
   struct Reader: Sendable {
