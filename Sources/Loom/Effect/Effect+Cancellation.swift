@@ -77,7 +77,7 @@ extension Effect {
     at keyPath: KeyPath<ParentState, IdentifiedArray<ID, Element>>,
     id: ID
   ) -> Self {
-    effect.map(embed).scoped(EffectID(ElementStep(keyPath, id: id)))
+    effect.map(embed).scoped(EffectID(ElementStep(keyPath, id: id, presence: .row)))
   }
 
   /// Lifts an effect returned by the element `id` of the stack at `keyPath`.
@@ -139,7 +139,7 @@ extension Effect {
   static func _cancelElements<ParentState, ID: Hashable & Sendable, Element>(
     _ ids: some Sequence<ID>, at keyPath: KeyPath<ParentState, IdentifiedArray<ID, Element>>
   ) -> Self {
-    .merge(ids.map { .cancelScope(EffectID(ElementStep(keyPath, id: $0))) })
+    .merge(ids.map { .cancelScope(EffectID(ElementStep(keyPath, id: $0, presence: .row))) })
   }
 
   /// Cancels the effects of the stack elements with the given ids (popped).

@@ -91,6 +91,7 @@ extension ReducerPath {
 
 // MARK: - Steps
 
+// Restated, as the language requires; safe as `PathStep` is: only immutable `let`s.
 /// A `Scope`'s step: its child is always there.
 final class ScopeStep<Parent, Child>: PathStep, @unchecked Sendable {
   let keyPath: KeyPath<Parent, Child>
@@ -112,6 +113,7 @@ final class ScopeStep<Parent, Child>: PathStep, @unchecked Sendable {
   override func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
 }
 
+// Restated, as the language requires; safe as `PathStep` is: only immutable `let`s.
 /// An `ifLet`'s step over an optional child: gone when the child is `nil`.
 final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
   let keyPath: KeyPath<Parent, Child?>
@@ -133,6 +135,7 @@ final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
   override func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
 }
 
+// Restated, as the language requires; safe as `PathStep` is: only immutable `let`s.
 /// An `ifCaseLet`'s step: gone when the parent's state is in another case. Two steps are the same
 /// when the same call site made them.
 final class CaseStep<Parent, Child>: PathStep, @unchecked Sendable {
@@ -157,16 +160,18 @@ final class CaseStep<Parent, Child>: PathStep, @unchecked Sendable {
   override func hash(into hasher: inout Hasher) { hasher.combine(location) }
 }
 
+// Restated, as the language requires; safe as `PathStep` is: only immutable `let`s.
 /// A step to one part of a collection of parts found by id (a `forEach` row, a stack element, a
 /// presentation): gone when the collection at the key path does not hold it.
 final class ElementStep<Parent, Parts: PartsByID>: PathStep, @unchecked Sendable {
   let keyPath: KeyPath<Parent, Parts>
   let id: Parts.PartID
 
-  init(_ keyPath: KeyPath<Parent, Parts>, id: Parts.PartID) {
+  /// `presence` is `.row` for a `forEach`'s rows.
+  init(_ keyPath: KeyPath<Parent, Parts>, id: Parts.PartID, presence: Presence = .checked) {
     self.keyPath = keyPath
     self.id = id
-    super.init(presence: Parts.isRows ? .row : .checked)
+    super.init(presence: presence)
   }
 
   override func part(of parent: Any) -> StatePart {
@@ -188,17 +193,10 @@ final class ElementStep<Parent, Parts: PartsByID>: PathStep, @unchecked Sendable
 /// A collection of parts, each found by an id of its own.
 protocol PartsByID {
   associatedtype PartID: Hashable & Sendable
-  /// Whether its parts are a `forEach`'s rows.
-  static var isRows: Bool { get }
   func part(id: PartID) -> StatePart
 }
 
-extension PartsByID {
-  static var isRows: Bool { false }
-}
-
 extension IdentifiedArray: PartsByID {
-  static var isRows: Bool { true }
 
   func part(id: ID) -> StatePart {
     self[id: id].map(StatePart.present) ?? .gone

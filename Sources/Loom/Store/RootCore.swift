@@ -152,9 +152,6 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline let storage: UnsafeMutablePointer<Storage>
   @usableFromInline let reducer: R
   @usableFromInline let registry = EffectRegistry<Action>()
-  /// The registry's count of effects of children that can end, held here to be read with one
-  /// load after each action.
-  @usableFromInline let endingChildEffects: EffectCount
   /// The root store's observation, while it has armed watches (see `ObservedPart`).
   weak var observation: (any ObservedPart)?
 
@@ -163,7 +160,6 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     self.storage = .allocate(capacity: 1)
     self.storage.initialize(to: Storage(state: initialState, dependencies: dependencies))
     self.reducer = reducer
-    self.endingChildEffects = registry.endingChildEffects
   }
 
   isolated deinit {
@@ -379,7 +375,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       didProcess(action, origin, storage.pointee.state)
     }
     if !effect.isNone { startRoot(effect, group: &group, action: action, origin: origin) }
-    if endingChildEffects.isPositive { cancelEffectsOfChildrenGone() }
+    if registry.endingChildEffects.isPositive { cancelEffectsOfChildrenGone() }
   }
 
   /// Cancels the effects of every child the state no longer holds (an optional child set to

@@ -2,32 +2,16 @@ import Foundation
 import Loom
 import Testing
 
-struct RVPinger: Reducer {
-  struct State: Equatable, Identifiable {
-    var id = 0
-    var pongs = 0
-  }
-  enum Action: Sendable, Equatable { case ping, pong }
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .ping: return .send(.pong)
-    case .pong:
-      state.pongs += 1
-      return .none
-    }
-  }
-}
-
-// MARK: a child's queued .send under a row (ab6b3ed's fix does not cover it)
+// A child's queued .send under a row (`Pinger` is `AncestorCancellationTests`').
 
 struct RVPingRow: Reducer {
   struct State: Equatable, Identifiable {
     var id: Int
-    @Presents var sheet: RVPinger.State?
+    @Presents var sheet: Pinger.State?
   }
-  enum Action: Sendable, Equatable { case sheet(PresentationAction<RVPinger.Action>) }
+  enum Action: Sendable, Equatable { case sheet(PresentationAction<Pinger.Action>) }
   var body: some ReducerOf<Self> {
-    EmptyReducer().ifLet(\.$sheet, action: .rvPingSheet) { RVPinger() }
+    EmptyReducer().ifLet(\.$sheet, action: .rvPingSheet) { Pinger() }
   }
 }
 
@@ -37,7 +21,7 @@ struct RVPingRows: Reducer {
   var body: some ReducerOf<Self> {
     Reduce { state, action in
       if case .rows(.element(let id, .sheet(.presented(.ping)))) = action {
-        state.rows[id: id]?.sheet = RVPinger.State(id: 2)
+        state.rows[id: id]?.sheet = Pinger.State(id: 2)
       }
       return .none
     }
@@ -46,7 +30,7 @@ struct RVPingRows: Reducer {
 }
 
 extension CasePath where Root == RVPingRow.Action {
-  static var rvPingSheet: CasePath<Root, PresentationAction<RVPinger.Action>> { .init(Root.sheet) { if case .sheet(let a) = $0 { a } else { nil } } }
+  static var rvPingSheet: CasePath<Root, PresentationAction<Pinger.Action>> { .init(Root.sheet) { if case .sheet(let a) = $0 { a } else { nil } } }
 }
 extension CasePath where Root == RVPingRows.Action {
   static var rvPingRows: CasePath<Root, IdentifiedAction<Int, RVPingRow.Action>> { .init(Root.rows) { if case .rows(let a) = $0 { a } else { nil } } }
@@ -55,10 +39,10 @@ extension CasePath where Root == RVPingRows.Action {
 @MainActor
 struct QueuedChildSendTests {
   @Test func anActionASheetInARowQueuedIsDroppedWhenItsParentReplacesTheSheetFirst() async {
-    let store = Store(initialState: RVPingRows.State(rows: [RVPingRow.State(id: 1, sheet: RVPinger.State(id: 1))])) {
+    let store = Store(initialState: RVPingRows.State(rows: [RVPingRow.State(id: 1, sheet: Pinger.State(id: 1))])) {
       RVPingRows()
     }
     store.send(.rows(.element(id: 1, action: .sheet(.presented(.ping)))))
-    #expect(store.state.rows[id: 1]?.sheet == RVPinger.State(id: 2, pongs: 0))
+    #expect(store.state.rows[id: 1]?.sheet == Pinger.State(id: 2, pongs: 0))
   }
 }
