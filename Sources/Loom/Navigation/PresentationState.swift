@@ -22,7 +22,8 @@ import Synchronization
 /// feature's state can present a feature of its own type: `@Presents var child: State?`.
 @propertyWrapper
 public struct PresentationState<State> {
-  @usableFromInline var box: _PresentationBox<State>
+  /// The presented value's box; `nil` while nothing is presented.
+  @usableFromInline var box: _PresentationBox<State>?
   /// The presentation's identity; `nil` while nothing is presented.
   @usableFromInline var presentationID: PresentationID?
   /// The presentation whose effects may be running: set by the reducer when it starts them,
@@ -31,7 +32,7 @@ public struct PresentationState<State> {
   @usableFromInline var runningID: PresentationID?
 
   public init(wrappedValue: State?) {
-    box = _PresentationBox(wrappedValue)
+    box = wrappedValue.map(_PresentationBox.init)
     presentationID = wrappedValue == nil ? nil : PresentationID()
   }
 
@@ -39,14 +40,29 @@ public struct PresentationState<State> {
   /// presentation state is the only one holding it, else into a box of its own.
   @inlinable
   var storage: State? {
-    get { box.value }
+    get { box?.value }
     set {
+      guard let newValue else {
+        box = nil
+        return
+      }
       if isKnownUniquelyReferenced(&box) {
-        box.value = newValue
+        box.unsafelyUnwrapped.value = newValue
       } else {
         box = _PresentationBox(newValue)
       }
     }
+  }
+
+  /// Runs `body` on the presented value in place (in a box of its own first, if another
+  /// presentation state holds this one's), or returns `nil` when nothing is presented.
+  @inlinable
+  mutating func modifyPresented<Result>(_ body: (inout State) -> Result) -> Result? {
+    guard box != nil else { return nil }
+    if !isKnownUniquelyReferenced(&box) {
+      box = _PresentationBox(box.unsafelyUnwrapped.value)
+    }
+    return body(&box.unsafelyUnwrapped.value)
   }
 
   /// The presented value, or `nil`. Setting a value of another identity than the one presented
@@ -132,21 +148,23 @@ extension PresentationState: _PresentationStateProtocol {}
 
 /// The box a presentation state keeps its value in.
 public final class _PresentationBox<State> {
-  // No access overlaps another: every read and write is a whole-value copy, made through
-  // `PresentationState.storage` (never held across a call), so the run-time exclusivity check
-  // would only cost.
-  @exclusivity(unchecked) @usableFromInline var value: State?
+  // No access overlaps another, so the run-time exclusivity check would only cost: a read or
+  // write through `PresentationState.storage` is a whole-value copy, never held across a call;
+  // `modifyPresented` holds its access across the child's reducer only on a box this
+  // presentation state alone holds, while the state itself is held `inout`, so nothing else can
+  // reach the box until the access ends.
+  @exclusivity(unchecked) @usableFromInline var value: State
 
   @inlinable
-  init(_ value: State?) {
+  init(_ value: State) {
     self.value = value
   }
 }
 
-// Safe to send where the value is: a box is written only through `PresentationState.storage`,
-// in place only when `isKnownUniquelyReferenced` says no other presentation state holds it
-// (so no other thread can be reading it), and otherwise into a new box: once shared, a box is
-// never written again, as with an array's storage.
+// Safe to send where the value is: a box is written only through `PresentationState.storage`
+// and `modifyPresented`, in place only when `isKnownUniquelyReferenced` says no other
+// presentation state holds it (so no other thread can be reading it), and otherwise into a new
+// box: once shared, a box is never written again, as with an array's storage.
 extension _PresentationBox: @unchecked Sendable where State: Sendable {}
 
 extension PresentationState: CustomReflectable {

@@ -195,6 +195,42 @@ struct PresentationTests {
     #expect(first == second)
     #expect(first != PresentationState(wrappedValue: 2))
   }
+
+  @Test func aCopyTakenBeforeAChildActionKeepsItsValuesAtEveryLevel() {
+    let original = Chain.State(count: 0, child: .init(count: 10, child: .init(count: 20)))
+    let store = Store(initialState: original) { Chain() }
+    let deepest = Chain.Action.child(.presented(.child(.presented(.increment))))
+
+    store.send(deepest)
+    let copy = store.state
+    store.send(deepest)
+    store.send(.child(.presented(.increment)))
+
+    #expect(copy == Chain.State(count: 0, child: .init(count: 10, child: .init(count: 21))))
+    #expect(
+      store.state == Chain.State(count: 0, child: .init(count: 11, child: .init(count: 22))))
+  }
+}
+
+/// A feature that presents one of its own kind: a chain of presentations as deep as its state.
+private struct Chain: Reducer {
+  struct State: Equatable {
+    var count = 0
+    @Presents var child: State?
+  }
+  indirect enum Action: Sendable { case increment, child(PresentationAction<Action>) }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    Reduce<State, Action> { state, action in
+      if case .increment = action { state.count += 1 }
+      return .none
+    }
+    .ifLet(
+      \.$child,
+      action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+    ) { Chain() }
+    .reduce(into: &state, action: action)
+  }
 }
 
 /// A destination whose cases are told apart by the presentation alone: its effects are the
