@@ -90,7 +90,6 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   /// way to reach the store, and observers are called only between mutations, never during one.
   @usableFromInline
   struct Storage: ~Copyable {
-    @usableFromInline var state: State
     @usableFromInline var queue = ActionQueue<Queued>()
     @usableFromInline var isSending = false
     /// Whether the reducer is running (kept in debug builds only; see `RootStoreCore`).
@@ -118,8 +117,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @usableFromInline var concatenations: [UInt64: Concatenation] = [:]
 
     @usableFromInline
-    init(state: State, dependencies: DependencyValues) {
-      self.state = state
+    init(dependencies: DependencyValues) {
       self.dependencies = dependencies
       self.usesProcessDefaultDependencies = dependencies.isProcessDefault
     }
@@ -150,6 +148,11 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   }
 
   @usableFromInline let storage: UnsafeMutablePointer<Storage>
+  /// The state, apart from `storage`: then no field of either has an offset that depends on
+  /// `State`, so code that runs unspecialized (a scoped store reading the state or its version
+  /// through `any StoreCore`) reaches them without looking up `Storage`'s metadata (~300
+  /// instructions a read).
+  @usableFromInline let statePointer: UnsafeMutablePointer<State>
   @usableFromInline let reducer: R
   @usableFromInline let registry = EffectRegistry<Action>()
   /// The root store's observation, while it has armed watches (see `ObservedPart`).
@@ -158,7 +161,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline
   init(initialState: State, reducer: R, dependencies: DependencyValues) {
     self.storage = .allocate(capacity: 1)
-    self.storage.initialize(to: Storage(state: initialState, dependencies: dependencies))
+    self.storage.initialize(to: Storage(dependencies: dependencies))
+    self.statePointer = .allocate(capacity: 1)
+    self.statePointer.initialize(to: initialState)
     self.reducer = reducer
   }
 
@@ -167,14 +172,16 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     storage.pointee.queue.deallocate()
     storage.deinitialize(count: 1)
     storage.deallocate()
+    statePointer.deinitialize(count: 1)
+    statePointer.deallocate()
   }
 
   /// The state. Reading it does not register an observation.
   @usableFromInline
   var state: State {
-    get { storage.pointee.state }
+    get { statePointer.pointee }
     set {
-      storage.pointee.state = newValue
+      statePointer.pointee = newValue
       storage.pointee.stateVersion &+= 1
     }
   }
@@ -186,7 +193,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   }
 
   @usableFromInline
-  var currentState: State { storage.pointee.state }
+  var currentState: State { statePointer.pointee }
   @usableFromInline
   var stateVersion: UInt64 { storage.pointee.stateVersion }
   @usableFromInline
@@ -367,12 +374,12 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     #if DEBUG
       storage.pointee.isReducing = true
     #endif
-    let effect = reducer.reduce(into: &storage.pointee.state, action: action)
+    let effect = reducer.reduce(into: &statePointer.pointee, action: action)
     #if DEBUG
       storage.pointee.isReducing = false
     #endif
     if let didProcess = storage.pointee.didProcess {
-      didProcess(action, origin, storage.pointee.state)
+      didProcess(action, origin, statePointer.pointee)
     }
     if !effect.isNone { startRoot(effect, group: &group, action: action, origin: origin) }
     if registry.endingChildEffects.isPositive { cancelEffectsOfChildrenGone() }
@@ -390,7 +397,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline
   func cancelEffectsOfChildrenGone() {
     let paths = registry.endingChildPaths()
-    let state: Any = storage.pointee.state
+    let state: Any = statePointer.pointee
     for path in paths {
       guard let gone = path.prefixGone(in: state) else { continue }
       dropQueuedActions(of: registry.cancel(under: gone))
@@ -400,7 +407,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   /// Whether a part `path` names is gone from the state.
   @usableFromInline
   func isGone(_ path: ReducerPath) -> Bool {
-    path.prefixGone(in: storage.pointee.state) != nil
+    path.prefixGone(in: statePointer.pointee) != nil
   }
 
   /// Starts a `.send` a child's reducer returned: queued with the child's path during a batch
