@@ -2,6 +2,7 @@ import Loom
 
 /// The runtime issues a store under test reported (from its reducer or from effects on other
 /// threads), kept until the test store reports them at the next step of the test.
+@usableFromInline
 final class RuntimeIssues: Sendable {
   struct Issue: Sendable {
     let message: String

@@ -97,7 +97,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   - filePath: Where the test store was created; leave the default.
   ///   - line: Where the test store was created; leave the default.
   ///   - column: Where the test store was created; leave the default.
-  public init<R: Reducer<State, Action>>(
+  @inlinable
+  public convenience init<R: Reducer<State, Action>>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
@@ -106,6 +107,22 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     line: UInt = #line,
     column: UInt = #column
   ) {
+    // The store is made here, where the reducer's type is known (this initializer is inlined
+    // into the test), so that it runs specialized for it; the rest is `LoomTesting`'s.
+    let (dependencies, runtimeIssues) = Self.dependencies(prepareDependencies)
+    self.init(
+      store: Store._rootForTesting(
+        initialState: initialState, reducer: reducer(), dependencies: dependencies),
+      initialState: initialState, runtimeIssues: runtimeIssues,
+      creation: (fileID, filePath, line, column))
+  }
+
+  /// The test context's dependencies, with `prepareDependencies` applied, reporting runtime
+  /// issues to what it returns with them.
+  @usableFromInline
+  static func dependencies(
+    _ prepareDependencies: (inout DependencyValues) -> Void
+  ) -> (DependencyValues, RuntimeIssues) {
     let runtimeIssues = RuntimeIssues()
     var dependencies = DependencyValues.testing
     dependencies.issueReporter = IssueReporter { message, location in
@@ -114,8 +131,19 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     dependencies.isPreparing = true
     prepareDependencies(&dependencies)
     dependencies.isPreparing = false
-    let (store, hooks) = Store.withTestingHooks(
-      initialState: initialState, reducer: reducer(), dependencies: dependencies)
+    return (dependencies, runtimeIssues)
+  }
+
+  @usableFromInline
+  init(
+    store: Store<State, Action>, initialState: State, runtimeIssues: RuntimeIssues,
+    creation: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+  ) {
+    guard let hooks = store.testingHooks else {
+      // `Store._rootForTesting` makes a root store, and a root store has hooks.
+      preconditionFailure("A test store's store is a root store")
+    }
+    let (fileID, filePath, line, column) = creation
     self.store = store
     self.hooks = hooks
     self.reference = initialState
