@@ -33,7 +33,7 @@ public struct Dependency<Value>: Sendable {
   @inlinable
   public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) where Value: Sendable {
     self.read = { $0[keyPath: keyPath] }
-    self.lastRead = LastRead<Value>(endsAtKey: nil)
+    self.lastRead = LastRead<Value>(endsAtKey: nil, keyPath: keyPath)
   }
 
   /// Reads the dependency registered under `key`.
@@ -44,7 +44,7 @@ public struct Dependency<Value>: Sendable {
   @inlinable
   public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
     self.read = { $0[Key.self] }
-    self.lastRead = LastRead<Value>(endsAtKey: true)
+    self.lastRead = LastRead<Value>(endsAtKey: true, keyPath: nil)
   }
 
   /// The dependency's current value.
@@ -53,8 +53,9 @@ public struct Dependency<Value>: Sendable {
   /// `self[Key.self]`, as `\.uuid` does) gives the same value for the same dependencies: the
   /// value read last is kept with the dependencies' `DependencyValues.generation` and given
   /// again while it is unchanged. Any other key path (`\.date.now`, one through a computed
-  /// value) is applied on every read. The first read tells which: it notes the dependencies
-  /// the key path reads (`DependencyValues.probe`).
+  /// value) is applied on every read. The first read of a key path in the process tells which:
+  /// it notes the dependencies the key path reads (`DependencyValues.probe`), and every
+  /// `@Dependency` of that key path made later knows it.
   @inlinable
   public var wrappedValue: Value {
     let values = _currentDependencies()
@@ -89,6 +90,8 @@ final class LastRead<Value>: @unchecked Sendable {
   /// Whether the key path ends at a dependency; `nil` until the first read tells.
   @usableFromInline var endsAtKey: Bool?
   @usableFromInline var last: (generation: UInt64, value: Value)?
+  /// The key path read, when what it ends at is to be found out (`endsAtKey` starts `nil`).
+  @usableFromInline let keyPath: AnyKeyPath?
 
   @usableFromInline
   enum Read {
@@ -99,8 +102,9 @@ final class LastRead<Value>: @unchecked Sendable {
   /// is, in its parent's `body`): made generically, its metadata lookups and the allocations
   /// of a separate lock box cost ~2,700 instructions a property.
   @inlinable
-  init(endsAtKey: Bool?) {
+  init(endsAtKey: Bool?, keyPath: AnyKeyPath?) {
     self.endsAtKey = endsAtKey
+    self.keyPath = keyPath
   }
 
   @inlinable
@@ -124,13 +128,24 @@ final class LastRead<Value>: @unchecked Sendable {
   }
 
   /// The first read: applies the key path noting the dependencies it reads, and keeps the value
-  /// when it read one dependency, of the value's type (the key path ends at it).
+  /// when it read one dependency, of the value's type (the key path ends at it). What a key path
+  /// ends at is found out once per process (a reducer's `@Dependency` is made anew with the
+  /// reducer, at every action of a child in its parent's `body`, and probing cost ~15,000
+  /// instructions).
   @usableFromInline
   func probe(
     _ read: @Sendable (DependencyValues) -> Value, in values: DependencyValues
   ) -> Value {
-    let (value, readTypes) = DependencyValues.probing { read(values) }
-    let endsAtKey = readTypes == [ObjectIdentifier(Value.self)]
+    let value: Value
+    let endsAtKey: Bool
+    if let keyPath, let known = keyPathsEndingAtKeys.withLock({ $0[keyPath] }) {
+      (value, endsAtKey) = (read(values), known)
+    } else {
+      let readTypes: [ObjectIdentifier]
+      (value, readTypes) = DependencyValues.probing { read(values) }
+      endsAtKey = readTypes == [ObjectIdentifier(Value.self)]
+      if let keyPath { keyPathsEndingAtKeys.withLock { $0[keyPath] = endsAtKey } }
+    }
     lock.lock()
     defer { lock.unlock() }
     self.endsAtKey = endsAtKey
@@ -180,3 +195,8 @@ nonisolated(nonsending) public func withDependencies<R>(
   DependencyValues.noteBinding(values)
   return try await DependencyValues.$current.withValue(values, operation: operation)
 }
+
+/// Whether each key path a `@Dependency` read ends at a dependency, found out by its first read
+/// in the process. It holds no values, and as many entries as there are distinct key paths to
+/// dependencies (the program's `@Dependency` declarations, in practice).
+private let keyPathsEndingAtKeys = LockedState<[AnyKeyPath: Bool]>([:])

@@ -36,6 +36,38 @@ struct DependencyReadTests {
     #expect(countedReads.withLock { $0 } == 2)
   }
 
+  // What a key path ends at is found out by the first reader of it in the process, and known
+  // to every reader made after it (a child reducer's `@Dependency` is made at every action).
+
+  @Test func aFreshReaderOfAKeyPathThroughAComputedValueIsAppliedOnEveryReadToo() {
+    struct Clock: Sendable { @Dependency(\.date.now) var now }
+    let seconds = LockedState(0.0)
+    withDependencies {
+      $0.date = DateGenerator {
+        seconds.withLock {
+          $0 += 1
+          return Date(timeIntervalSince1970: $0)
+        }
+      }
+    } operation: {
+      _ = Clock().now
+      let fresh = Clock()
+      let reads = [fresh.now, fresh.now, fresh.now]
+      #expect(reads == [2, 3, 4].map(Date.init(timeIntervalSince1970:)))
+    }
+  }
+
+  @Test func aFreshReaderOfAKeyPathEndingAtADependencyKeepsWhatItRead() {
+    struct Reader: Sendable { @Dependency(\.countedUUIDAgain) var uuid }
+    withDependencies { $0.uuid = .constant(UUID(3)) } operation: {
+      _ = Reader().uuid()
+      countedAgainReads.withLock { $0 = 0 }
+      let fresh = Reader()
+      for _ in 0..<3 { #expect(fresh.uuid() == UUID(3)) }
+    }
+    #expect(countedAgainReads.withLock { $0 } == 1)
+  }
+
   struct Reader: Sendable {
     @Dependency(\.uuid) var uuid
     @Dependency(\.date) var date
@@ -96,11 +128,19 @@ struct DependencyReadTests {
 
 /// How many times `countedUUID` was read.
 let countedReads = LockedState(0)
+/// How many times `countedUUIDAgain` was read.
+let countedAgainReads = LockedState(0)
 
 extension DependencyValues {
   /// `uuid`, counting its reads.
   fileprivate var countedUUID: UUIDGenerator {
     countedReads.withLock { $0 += 1 }
+    return self.uuid
+  }
+
+  /// `uuid`, counting its reads (a key path of its own, read by one test only).
+  fileprivate var countedUUIDAgain: UUIDGenerator {
+    countedAgainReads.withLock { $0 += 1 }
     return self.uuid
   }
 }
