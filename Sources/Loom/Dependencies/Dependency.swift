@@ -131,20 +131,18 @@ final class LastRead<Value>: @unchecked Sendable {
   /// when it read one dependency, of the value's type (the key path ends at it). What a key path
   /// ends at is found out once per process (a reducer's `@Dependency` is made anew with the
   /// reducer, at every action of a child in its parent's `body`, and probing costs ~2,000
-  /// instructions more than a read).
-  @usableFromInline
+  /// instructions more than a read); inlinable, so that a reader made anew pays for a read and a
+  /// look-up only.
+  @inlinable
   func probe(
     _ read: @Sendable (DependencyValues) -> Value, in values: DependencyValues
   ) -> Value {
     let value: Value
     let endsAtKey: Bool
-    if let keyPath, let known = keyPathsEndingAtKeys.withLock({ $0[keyPath] }) {
+    if let keyPath, let known = knownEnd(of: keyPath) {
       (value, endsAtKey) = (read(values), known)
     } else {
-      let readTypes: [ObjectIdentifier]
-      (value, readTypes) = DependencyValues.probing { read(values) }
-      endsAtKey = readTypes == [ObjectIdentifier(Value.self)]
-      if let keyPath { keyPathsEndingAtKeys.withLock { $0[keyPath] = endsAtKey } }
+      (value, endsAtKey) = probeFirst(read, in: values)
     }
     lock.lock()
     defer { lock.unlock() }
@@ -152,6 +150,48 @@ final class LastRead<Value>: @unchecked Sendable {
     if endsAtKey { last = (values.generation, value) }
     return value
   }
+
+  @usableFromInline
+  func probeFirst(
+    _ read: @Sendable (DependencyValues) -> Value, in values: DependencyValues
+  ) -> (Value, endsAtKey: Bool) {
+    let (value, readTypes) = DependencyValues.probing { read(values) }
+    let endsAtKey = readTypes == [ObjectIdentifier(Value.self)]
+    if let keyPath { remember(endsAtKey, for: keyPath) }
+    return (value, endsAtKey)
+  }
+}
+
+/// Whether the key path a `@Dependency` read ends at a dependency, once a reader of the same key
+/// path object found out; `nil` until then.
+@usableFromInline
+func knownEnd(of keyPath: AnyKeyPath) -> Bool? {
+  keyPathEnds.withLock { ends in
+    ends[ObjectIdentifier(keyPath)].flatMap { $0.keyPath === keyPath ? $0.endsAtKey : nil }
+  }
+}
+
+/// Remembers what `keyPath` ends at, while fewer than `keyPathEndsLimit` key paths are.
+func remember(_ endsAtKey: Bool, for keyPath: AnyKeyPath) {
+  keyPathEnds.withLock { ends in
+    guard ends.count < keyPathEndsLimit else { return }
+    ends[ObjectIdentifier(keyPath)] = (keyPath, endsAtKey)
+  }
+}
+
+/// What each key path object a `@Dependency` read ends at, by the object's identity (hashing a
+/// key path's components cost more than the rest of the look-up). An entry holds its key path,
+/// so no other key path can take its address. A key path literal is one object for the life of
+/// the process, so the entries are as many as the program's `@Dependency` declarations; key
+/// paths made at run time, each an object of its own, stop being remembered at the limit (and
+/// are probed at each first read). No values are held.
+private let keyPathEnds = LockedState<[ObjectIdentifier: (keyPath: AnyKeyPath, endsAtKey: Bool)]>(
+  [:])
+private let keyPathEndsLimit = 1_024
+
+/// How many key paths' ends are remembered (for tests of the limit).
+package func rememberedKeyPathEndCount() -> Int {
+  keyPathEnds.withLock { $0.count }
 }
 
 /// Runs `operation` with changed dependencies.
@@ -195,8 +235,3 @@ nonisolated(nonsending) public func withDependencies<R>(
   DependencyValues.noteBinding(values)
   return try await DependencyValues.$current.withValue(values, operation: operation)
 }
-
-/// Whether each key path a `@Dependency` read ends at a dependency, found out by its first read
-/// in the process. It holds no values, and as many entries as there are distinct key paths to
-/// dependencies (the program's `@Dependency` declarations, in practice).
-private let keyPathsEndingAtKeys = LockedState<[AnyKeyPath: Bool]>([:])

@@ -68,6 +68,17 @@ struct DependencyReadTests {
     #expect(countedAgainReads.withLock { $0 } == 1)
   }
 
+  @Test func keyPathsMadeAtRunTimeAreReadRightAndRememberedUpToALimit() {
+    withDependencies { $0.uuid = .constant(UUID(4)) } operation: {
+      for index in 0..<1_100 {
+        // A key path with an argument is made anew, an object of its own, each time.
+        let reader = Dependency(\DependencyValues.[uuidNumbered: index])
+        #expect(reader.wrappedValue() == UUID(4))
+      }
+    }
+    #expect(rememberedKeyPathEndCount() <= 1_024)
+  }
+
   struct Reader: Sendable {
     @Dependency(\.uuid) var uuid
     @Dependency(\.date) var date
@@ -137,6 +148,9 @@ extension DependencyValues {
     countedReads.withLock { $0 += 1 }
     return self.uuid
   }
+
+  /// `uuid`, under a number: a key path to it is a new object each time it is made.
+  fileprivate subscript(uuidNumbered number: Int) -> UUIDGenerator { self.uuid }
 
   /// `uuid`, counting its reads (a key path of its own, read by one test only).
   fileprivate var countedUUIDAgain: UUIDGenerator {
