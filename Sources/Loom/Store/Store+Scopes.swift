@@ -213,10 +213,13 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   /// is another part. `nil` when whatever `extract` finds is this part (a row, found by its id;
   /// a part that is not identified).
   let identity: AnyHashable?
-  var last: State
+  // No access to these overlaps another (the core is used on the main actor only, and none is
+  // held across a call), so the run-time exclusivity check, ~70 instructions an access (the
+  // core runs unspecialized, through `any StoreCore`), would only cost.
+  @exclusivity(unchecked) var last: State
   /// The parent's state version `last` was read at.
-  var lastVersion: UInt64
-  var hasEnded = false
+  @exclusivity(unchecked) var lastVersion: UInt64
+  @exclusivity(unchecked) var hasEnded = false
 
   init(
     parent: any StoreCore<ParentState, ParentAction>, extract: @escaping (ParentState) -> State?,
@@ -236,7 +239,9 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
 
   /// Whether `value` is this store's part (the same id, for an identified part).
   func isStill(_ value: State) -> Bool {
-    !hasEnded && (identity == nil || Self.identity(of: value) == identity)
+    guard !hasEnded else { return false }
+    guard let identity else { return true }
+    return Self.identity(of: value) == identity
   }
 
   func end() {
