@@ -139,6 +139,28 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element> {
     }
   }
 
+  /// Runs `body` on the element with `id` (`nil` when there is none) and stores what it leaves
+  /// as ``subscript(id:)`` stores a write: what the subscript's `_modify` does, as a function.
+  /// The reducers that run an element (`forEach`, a stack's) call it once per action, and the
+  /// subscript's coroutine allocated its frame at each call.
+  @inlinable
+  mutating func _update<Result>(id: ID, _ body: (inout Element?) -> Result) -> Result {
+    guard let position = _positions[id] else {
+      var missing: Element? = nil
+      let result = body(&missing)
+      if let added = missing { _write(added, as: id, at: nil) }
+      return result
+    }
+    var element: Element? = _elements[position]
+    let result = body(&element)
+    if let element {
+      _write(element, as: id, at: position)
+    } else {
+      _ = remove(at: position)
+    }
+    return result
+  }
+
   /// Stores an element written through ``subscript(id:)``: in place, appended, or, when its id
   /// is not `id`, as that subscript's documentation says.
   @inlinable

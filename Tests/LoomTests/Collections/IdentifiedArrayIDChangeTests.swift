@@ -134,3 +134,57 @@ struct IdentifiedArrayIDChangeTests {
     #expect(log.messages.value == [])
   }
 }
+
+/// A `forEach` row whose reducer changes its own id goes through the same rules as a write
+/// through `[id:]`: moved to a new id, reported; to an id another row has, reported and ignored.
+struct ForEachRowIDChangeTests {
+  struct Row: Reducer {
+    enum Action: Sendable { case renumber(Int), rename(String) }
+
+    func reduce(into state: inout Item, action: Action) -> Effect<Action> {
+      switch action {
+      case .renumber(let id): state.id = id
+      case .rename(let name): state.name = name
+      }
+      return .none
+    }
+  }
+
+  struct List: Reducer {
+    struct State { var rows: IdentifiedArrayOf<Item> }
+    enum Action: Sendable { case rows(IdentifiedAction<Int, Row.Action>) }
+
+    var body: some ReducerOf<Self> {
+      EmptyReducer()
+        .forEach(
+          \.rows,
+          action: CasePath(Action.rows) { if case .rows(let action) = $0 { action } else { nil } }
+        ) { Row() }
+    }
+  }
+
+  func run(_ actions: [List.Action]) -> (IdentifiedArrayOf<Item>, [String]) {
+    let log = IssueLog()
+    var state = List.State(rows: [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
+    withDependencies { $0.issueReporter = log.reporter } operation: {
+      for action in actions { _ = List().reduce(into: &state, action: action) }
+    }
+    return (state.rows, log.messages.value)
+  }
+
+  @Test func aRowTakingAnIDNoOtherRowHasMovesToIt() {
+    let (rows, messages) = run([.rows(.element(id: 1, action: .renumber(3)))])
+    #expect(rows.elements == [Item(id: 3, name: "a"), Item(id: 2, name: "b")])
+    #expect(rows.checkInvariants())
+    #expect(messages.count == 1)
+  }
+
+  @Test func aRowTakingTheIDOfAnotherRowIsIgnored() {
+    let (rows, messages) = run([
+      .rows(.element(id: 1, action: .renumber(2))), .rows(.element(id: 2, action: .rename("c"))),
+    ])
+    #expect(rows.elements == [Item(id: 1, name: "a"), Item(id: 2, name: "c")])
+    #expect(rows.checkInvariants())
+    #expect(messages.count == 1)
+  }
+}

@@ -101,8 +101,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     parentAction: Parent.Action
   ) -> [ID] {
     guard
-      let elementEffect = elements[id: id]._modifyIfPresent({
-        element.reduce(into: &$0, action: elementAction)
+      let elementEffect = elements._update(id: id, {
+        $0._modifyIfPresent({ element.reduce(into: &$0, action: elementAction) })
       })
     else {
       _reportMissingElement(id: id, action: parentAction)

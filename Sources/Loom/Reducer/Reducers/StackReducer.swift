@@ -112,8 +112,8 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     parentAction: Parent.Action
   ) -> Effect<Parent.Action> {
     guard
-      let effect = state[keyPath: toStack].components[id: id]._modifyIfPresent({
-        element.reduce(into: &$0.element, action: elementAction)
+      let effect = state[keyPath: toStack].components._update(id: id, {
+        $0._modifyIfPresent({ element.reduce(into: &$0.element, action: elementAction) })
       })
     else {
       _report("an action for an element it does not hold (id: \(id))", action: parentAction)
