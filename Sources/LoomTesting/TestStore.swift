@@ -110,10 +110,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     // The store is made here, where the reducer's type is known (this initializer is inlined
     // into the test), so that it runs specialized for it; the rest is `LoomTesting`'s.
     let (dependencies, runtimeIssues) = Self.dependencies(prepareDependencies)
+    let (store, hooks) = Store.withTestingHooks(
+      initialState: initialState, reducer: reducer(), dependencies: dependencies)
     self.init(
-      store: Store._rootForTesting(
-        initialState: initialState, reducer: reducer(), dependencies: dependencies),
-      initialState: initialState, runtimeIssues: runtimeIssues,
+      store: store, hooks: hooks, initialState: initialState, runtimeIssues: runtimeIssues,
       creation: (fileID, filePath, line, column))
   }
 
@@ -136,13 +136,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   @usableFromInline
   init(
-    store: Store<State, Action>, initialState: State, runtimeIssues: RuntimeIssues,
+    store: Store<State, Action>, hooks: any StoreTestingHooks<State, Action>,
+    initialState: State, runtimeIssues: RuntimeIssues,
     creation: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
   ) {
-    guard let hooks = store.testingHooks else {
-      // `Store._rootForTesting` makes a root store, and a root store has hooks.
-      preconditionFailure("A test store's store is a root store")
-    }
     let (fileID, filePath, line, column) = creation
     self.store = store
     self.hooks = hooks

@@ -197,7 +197,6 @@ protocol PartsByID {
 }
 
 extension IdentifiedArray: PartsByID {
-
   func part(id: ID) -> StatePart {
     self[id: id].map(StatePart.present) ?? .gone
   }

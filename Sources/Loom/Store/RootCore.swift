@@ -187,7 +187,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   }
 
   /// The dependencies the reducer and the effects it starts from now on see.
-  package var dependencies: DependencyValues {
+  @usableFromInline package var dependencies: DependencyValues {
     get { storage.pointee.dependencies }
     set { storage.pointee.dependencies = newValue }
   }

@@ -6,7 +6,7 @@
 /// off the main actor.
 ///
 /// Package access only: `LoomTesting` uses it; apps never see it.
-@MainActor
+@MainActor @usableFromInline
 package protocol StoreTestingHooks<State, Action>: AnyObject, Sendable {
   associatedtype State
   associatedtype Action: Sendable
@@ -33,20 +33,20 @@ package protocol StoreTestingHooks<State, Action>: AnyObject, Sendable {
 }
 
 extension RootCore: StoreTestingHooks {
-  package var didProcess: ((Action, EffectOrigin<Action>?, State) -> Void)? {
+  @usableFromInline package var didProcess: ((Action, EffectOrigin<Action>?, State) -> Void)? {
     get { storage.pointee.didProcess }
     set { storage.pointee.didProcess = newValue }
   }
 
-  package nonisolated func setActivityHandler(_ handler: (@Sendable () -> Void)?) {
+  @usableFromInline package nonisolated func setActivityHandler(_ handler: (@Sendable () -> Void)?) {
     registry.setActivityHandler(handler)
   }
 
-  package nonisolated var effectsInFlight: [InFlightEffect<Action>] { registry.inFlight }
+  @usableFromInline package nonisolated var effectsInFlight: [InFlightEffect<Action>] { registry.inFlight }
 
-  package nonisolated var isIdle: Bool { registry.isIdle }
+  @usableFromInline package nonisolated var isIdle: Bool { registry.isIdle }
 
-  package nonisolated var haveAllEffectsStarted: Bool { registry.haveAllStarted }
+  @usableFromInline package nonisolated var haveAllEffectsStarted: Bool { registry.haveAllStarted }
 }
 
 extension Store {
@@ -58,6 +58,12 @@ extension Store {
 
 extension Store {
   /// Creates a root store and returns it with its testing hooks.
+  ///
+  /// Inlinable, so that a test store made where the reducer's type is known (`TestStore`'s
+  /// initializer is inlinable too) sends through a store specialized for it: made inside
+  /// `LoomTesting`, generically, the whole runtime ran unspecialized under a test store
+  /// (~30,000 instructions per action, not ~200).
+  @inlinable
   package static func withTestingHooks<R: Reducer<State, Action>>(
     initialState: State, reducer: R, dependencies: DependencyValues
   ) -> (Store, any StoreTestingHooks<State, Action>) {
@@ -65,25 +71,10 @@ extension Store {
     core.storage.pointee.tracksProvenance = true
     return (Store(core: core, send: { core.send($0) }), core)
   }
-
-  /// A root store for a test store (`LoomTesting`'s); its hooks are ``testingHooks``. Not for
-  /// apps.
-  ///
-  /// Inlinable, so that a test store made where the reducer's type is known sends through a
-  /// store specialized for that type. Made inside `LoomTesting`, generically, the whole runtime
-  /// ran unspecialized under a test store: ~30,000 instructions per action, not ~200.
-  @inlinable
-  public static func _rootForTesting<R: Reducer<State, Action>>(
-    initialState: State, reducer: R, dependencies: DependencyValues
-  ) -> Store {
-    let core = RootCore(initialState: initialState, reducer: reducer, dependencies: dependencies)
-    core.storage.pointee.tracksProvenance = true
-    return Store(core: core, send: { core.send($0) })
-  }
 }
 
 /// One effect in flight, as a test store describes it in a failure.
-package struct InFlightEffect<Action: Sendable>: Sendable {
+@usableFromInline package struct InFlightEffect<Action: Sendable>: Sendable {
   /// The action that started it, the `.run` that created it, and the actions before.
   package let origin: EffectOrigin<Action>
   /// What it is suspended on, when only the test can move it on: a test clock, stream or

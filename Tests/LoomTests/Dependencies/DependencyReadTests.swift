@@ -8,15 +8,7 @@ import Testing
 struct DependencyReadTests {
   @Test func aKeyPathThroughAComputedValueIsAppliedOnEveryRead() {
     struct Clock: Sendable { @Dependency(\.date.now) var now }
-    let seconds = LockedState(0.0)
-    withDependencies {
-      $0.date = DateGenerator {
-        seconds.withLock {
-          $0 += 1
-          return Date(timeIntervalSince1970: $0)
-        }
-      }
-    } operation: {
+    withSecondsCounted {
       let clock = Clock()
       let reads = [clock.now, clock.now, clock.now]
       #expect(reads == [1, 2, 3].map(Date.init(timeIntervalSince1970:)))
@@ -41,15 +33,7 @@ struct DependencyReadTests {
 
   @Test func aFreshReaderOfAKeyPathThroughAComputedValueIsAppliedOnEveryReadToo() {
     struct Clock: Sendable { @Dependency(\.date.now) var now }
-    let seconds = LockedState(0.0)
-    withDependencies {
-      $0.date = DateGenerator {
-        seconds.withLock {
-          $0 += 1
-          return Date(timeIntervalSince1970: $0)
-        }
-      }
-    } operation: {
+    withSecondsCounted {
       _ = Clock().now
       let fresh = Clock()
       let reads = [fresh.now, fresh.now, fresh.now]
@@ -134,6 +118,21 @@ struct DependencyReadTests {
         #expect(read == id)
       }
     }
+  }
+}
+
+/// Runs `body` with a date generator that gives 1 s, 2 s, 3 s… after 1970, one more at each read.
+private func withSecondsCounted(_ body: () -> Void) {
+  let seconds = LockedState(0.0)
+  withDependencies {
+    $0.date = DateGenerator {
+      seconds.withLock {
+        $0 += 1
+        return Date(timeIntervalSince1970: $0)
+      }
+    }
+  } operation: {
+    body()
   }
 }
 
