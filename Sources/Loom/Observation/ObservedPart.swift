@@ -17,16 +17,10 @@ protocol ObservedPart: AnyObject {
 
   /// Checks the armed watches against the state now, adding those whose value changed to
   /// `changed` (and disarming them); returns whether anything in it is still armed.
-  func check(into changed: inout [any ChangedWatch]) -> Bool
+  func check(into changed: inout [WatchChange]) -> Bool
 
   /// Adds every armed watch to `changed` and disarms it: for a store whose part has gone.
-  func disarmAll(into changed: inout [any ChangedWatch])
-}
-
-/// A watch whose value changed: notifying its registrar tells its readers.
-@MainActor
-protocol ChangedWatch {
-  func notify()
+  func disarmAll(into changed: inout [WatchChange])
 }
 
 /// A root core, to which its root store's observation attaches.

@@ -11,7 +11,11 @@ final class StoreObservation<State>: ObservedPart {
   /// The store, to notice that it is gone.
   weak var store: AnyObject?
 
-  var watches: [AnyHashable: Watch<State>] = [:]
+  // The stored properties below are accessed on the main actor only, and no access to one is
+  // held across a call that could reach another (each is read or written in one step; `check`
+  // iterates copies), so the run-time exclusivity check, ~80 instructions an access in this
+  // code generic over the app's types, would only cost.
+  @exclusivity(unchecked) var watches: [AnyHashable: Watch<State>] = [:]
   /// The watch of the whole state (`store.state`).
   var wholeState: Watch<State> {
     if let wholeStateWatch { return wholeStateWatch }
@@ -19,16 +23,22 @@ final class StoreObservation<State>: ObservedPart {
     wholeStateWatch = watch
     return watch
   }
-  private var wholeStateWatch: Watch<State>?
+  @exclusivity(unchecked) private var wholeStateWatch: Watch<State>?
   /// The number of watches at which the next new one sweeps the disarmed ones.
-  private var sweepAt = 16
-  var armed: [Watch<State>] = []
+  @exclusivity(unchecked) private var sweepAt = 16
+  /// The armed watches, each a `Watch<State>`: kept as their non-generic base, because code
+  /// generic over `State` (not specialized: it is instantiated with the app's types) looks up
+  /// the metadata of `[Watch<State>]` at run time for every use of such an array (~500
+  /// instructions each); an array of a class that is not generic costs nothing of the kind.
+  @exclusivity(unchecked) var armed: [WatchReaders] = []
   /// The observations of plain scoped stores, and of optional, presented and case parts, that
   /// have armed watches.
-  var parts: [any ObservedPart] = []
+  @exclusivity(unchecked) var parts: [any ObservedPart] = []
   /// The observations of row stores with armed watches, by the collection they are rows of.
-  var rowGroups: [AnyKeyPath: RowGroup<State>] = [:]
-  var isAttached = false
+  ///
+  /// Each a `RowGroup<State>`, kept as their non-generic base (as `armed` is).
+  @exclusivity(unchecked) var rowGroups: [AnyKeyPath: RowGroupBase] = [:]
+  @exclusivity(unchecked) var isAttached = false
 
   init(
     store: AnyObject, currentState: @escaping () -> State,
@@ -41,7 +51,9 @@ final class StoreObservation<State>: ObservedPart {
 
   /// Registers a read of the value at `keyPath`.
   func access<Value>(_ keyPath: KeyPath<State, Value>) {
-    access(watches[keyPath] ?? watch(keyPath) { $0[keyPath: keyPath] })
+    if let watch = watches[keyPath] { return access(watch) }
+    let reader = StoredPathReader(keyPath)
+    access(watch(keyPath, read: reader.read))
   }
 
   /// The watch named `key` of the value `read` returns, made the first time.
@@ -101,7 +113,7 @@ final class StoreObservation<State>: ObservedPart {
 
   var isAlive: Bool { store != nil }
 
-  func check(into changed: inout [any ChangedWatch]) -> Bool {
+  func check(into changed: inout [WatchChange]) -> Bool {
     guard store != nil else {
       disarmAll(into: &changed)
       return false
@@ -110,7 +122,8 @@ final class StoreObservation<State>: ObservedPart {
     // Loops by hand: `removeAll(where:)` is not specialized here, and cost more than the rest.
     var position = 0
     while position < armed.count {
-      let watch = armed[position]
+      // Only a `Watch<State>` is ever added (`access(_:)`).
+      let watch = unsafeDowncast(armed[position], to: Watch<State>.self)
       if watch.hasChanged(state) {
         changed.append(watch.change())
         armed.swapAt(position, armed.count - 1)
@@ -131,14 +144,15 @@ final class StoreObservation<State>: ObservedPart {
       }
     }
     if !rowGroups.isEmpty {
-      for (rows, group) in rowGroups where !group.check(state, into: &changed) {
+      for (rows, group) in rowGroups
+      where !unsafeDowncast(group, to: RowGroup<State>.self).check(state, into: &changed) {
         rowGroups[rows] = nil
       }
     }
     return !armed.isEmpty || !parts.isEmpty || !rowGroups.isEmpty
   }
 
-  func disarmAll(into changed: inout [any ChangedWatch]) {
+  func disarmAll(into changed: inout [WatchChange]) {
     for watch in armed { changed.append(watch.change()) }
     armed.removeAll()
     for part in parts {
@@ -158,30 +172,35 @@ final class StoreObservation<State>: ObservedPart {
 /// The row stores of one collection that have armed watches, by id. After a batch only the rows
 /// the collection's writes name are checked (all of them when its writes cannot tell).
 @MainActor
-class RowGroup<State> {
-  func check(_ state: State, into changed: inout [any ChangedWatch]) -> Bool { false }
-  func disarmAll(into changed: inout [any ChangedWatch]) {}
+class RowGroupBase {
+  func disarmAll(into changed: inout [WatchChange]) {}
+}
+
+@MainActor
+class RowGroup<State>: RowGroupBase {
+  func check(_ state: State, into changed: inout [WatchChange]) -> Bool { false }
 }
 
 @MainActor
 final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
-  let keyPath: KeyPath<State, IdentifiedArray<ID, Row>>
+  let collection: StoredPathReader<State, IdentifiedArray<ID, Row>>
   /// The row stores' observations, by id: an ended row store and the new one of the same id,
   /// or the stores of two lists over the collection, share an id.
-  var rows: [ID: [any ObservedPart]] = [:]
+  // Unchecked as `StoreObservation`'s are, and for the same reasons.
+  @exclusivity(unchecked) var rows: [ID: [any ObservedPart]] = [:]
   /// The stamp of the collection as last checked.
-  var seen: UInt64 = 0
+  @exclusivity(unchecked) var seen: UInt64 = 0
 
   init(_ keyPath: KeyPath<State, IdentifiedArray<ID, Row>>) {
-    self.keyPath = keyPath
+    self.collection = StoredPathReader(keyPath)
   }
 
   func attach(_ row: any ObservedPart, id: ID, in parent: StoreObservation<State>) {
-    if rows.isEmpty { seen = parent.currentState()[keyPath: keyPath]._writes.stamp }
+    if rows.isEmpty { seen = collection.read(parent.currentState())._writes.stamp }
     rows[id, default: []].append(row)
   }
 
-  override func disarmAll(into changed: inout [any ChangedWatch]) {
+  override func disarmAll(into changed: inout [WatchChange]) {
     for observations in rows.values {
       for row in observations {
         row.disarmAll(into: &changed)
@@ -191,8 +210,8 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
     rows.removeAll()
   }
 
-  override func check(_ state: State, into changed: inout [any ChangedWatch]) -> Bool {
-    let collection = state[keyPath: keyPath]
+  override func check(_ state: State, into changed: inout [WatchChange]) -> Bool {
+    let collection = collection.read(state)
     let writes = collection._writes
     if let first = writes.firstWrite(after: seen) {
       var position = first
@@ -213,7 +232,7 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   /// to read it again (a row that changed is redrawn), and it costs nothing until its row is
   /// written again.
   private func check(
-    _ id: ID, in collection: IdentifiedArray<ID, Row>, into changed: inout [any ChangedWatch]
+    _ id: ID, in collection: IdentifiedArray<ID, Row>, into changed: inout [WatchChange]
   ) {
     guard var observations = rows[id] else { return }
     let isThere = collection.contains(id: id)

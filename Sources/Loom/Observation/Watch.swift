@@ -1,60 +1,43 @@
 import Observation
 
-/// One value a store's readers read: a field, the whole state, which part is there. Armed by a
-/// read, it remembers the value read; checked after a batch, it reports whether the value
-/// changed: by `==` when the value is `Equatable`, or else whenever it is checked. Disarmed, it
-/// keeps nothing: a value the state lets go of is not held here.
+/// Where a watch's readers are registered: the `Observable` subject, with a registrar of its
+/// own (one key path per registrar is what Observation finds fastest).
 ///
-/// It is the `Observable` subject its readers are registered with, with a registrar of its own
-/// (one key path per registrar is what Observation finds fastest). Readers are registered
-/// under one of two names, which alternate each time the watch changes: a reader that reads
-/// again while the change is being told (in its callback) is registered under the next name,
-/// so it is told of the next change, not once more of this one.
+/// Readers are registered under one of two names, which alternate each time the watch
+/// changes: a reader that reads again while the change is being told (in its callback) is
+/// registered under the next name, so it is told of the next change, not once more of this one.
+///
+/// Not generic, and the names are stored properties: Observation hashes the key path at every
+/// registration and every change, and a key path to a computed property of a generic class
+/// hashes its generic arguments (~500 instructions a hash, against a few for a stored one).
 @MainActor
-class Watch<State>: Observable {
+class WatchReaders: Observable {
   let registrar = ObservationRegistrar()
-  private let names: (KeyPath<Watch<State>, Int>, KeyPath<Watch<State>, Int>)
-  private var usesSecondName = false
-  var isArmed = false
-
-  init() {
-    self.names = (\Watch<State>.readers, \Watch<State>.nextReaders)
-  }
-
-  /// The names readers are registered under; they have no value of their own.
-  var readers: Int { 0 }
-  var nextReaders: Int { 0 }
+  /// The names readers are registered under; never written, they have no value of their own.
+  private(set) var readers = 0
+  private(set) var nextReaders = 0
+  // Main actor only, and no access held across a call (as `StoreObservation`'s): unchecked.
+  @exclusivity(unchecked) private var usesSecondName = false
+  @exclusivity(unchecked) var isArmed = false
 
   /// The name readers are registered under now.
-  private var name: KeyPath<Watch<State>, Int> { usesSecondName ? names.1 : names.0 }
+  private var name: KeyPath<WatchReaders, Int> {
+    usesSecondName ? \WatchReaders.nextReaders : \WatchReaders.readers
+  }
 
   /// Registers a reader of the value, inside an observation-tracking scope.
-  func registerReader() {
+  final func registerReader() {
     registrar.access(self, keyPath: name)
   }
 
   /// Disarms the watch for a change, and returns what tells its readers (after the check):
   /// the readers registered until now, not those registered from now on.
-  func change() -> Change {
+  final func change() -> WatchChange {
     disarm()
-    let change = Change(watch: self, name: name)
+    let change = WatchChange(readers: self, name: name)
     usesSecondName.toggle()
     return change
   }
-
-  /// Readers to tell of a change.
-  struct Change {
-    let watch: Watch<State>
-    let name: KeyPath<Watch<State>, Int>
-  }
-
-  /// Arms it, remembering the value in `state`.
-  func arm(_ state: State) {
-    isArmed = true
-  }
-
-  /// Whether the value in `state` differs from the one remembered.
-  func hasChanged(_ state: State) -> Bool { true }
 
   /// Disarms it, forgetting the value remembered.
   func disarm() {
@@ -62,10 +45,30 @@ class Watch<State>: Observable {
   }
 }
 
-extension Watch.Change: ChangedWatch {
+/// The readers of a watch whose value changed: notifying tells them.
+@MainActor
+struct WatchChange {
+  let readers: WatchReaders
+  let name: KeyPath<WatchReaders, Int>
+
   func notify() {
-    watch.registrar.withMutation(of: watch, keyPath: name) {}
+    readers.registrar.withMutation(of: readers, keyPath: name) {}
   }
+}
+
+/// One value a store's readers read: a field, the whole state, which part is there. Armed by a
+/// read, it remembers the value read; checked after a batch, it reports whether the value
+/// changed: by `==` when the value is `Equatable`, or else whenever it is checked. Disarmed, it
+/// keeps nothing: a value the state lets go of is not held here.
+@MainActor
+class Watch<State>: WatchReaders {
+  /// Arms it, remembering the value in `state`.
+  func arm(_ state: State) {
+    isArmed = true
+  }
+
+  /// Whether the value in `state` differs from the one remembered.
+  func hasChanged(_ state: State) -> Bool { true }
 }
 
 /// A value kept by a watch while it is armed (a reference: an optional of a generic value would
@@ -83,7 +86,7 @@ final class Remembered<Value> {
 @MainActor
 final class EquatableWatch<State, Value: Equatable>: Watch<State> {
   let read: (State) -> Value
-  var last: Remembered<Value>?
+  let last = Slot<Value>()
 
   init(read: @escaping (State) -> Value) {
     self.read = read
@@ -92,17 +95,52 @@ final class EquatableWatch<State, Value: Equatable>: Watch<State> {
 
   override func arm(_ state: State) {
     isArmed = true
-    last = Remembered(read(state))
+    last.hold(read(state))
   }
 
   override func hasChanged(_ state: State) -> Bool {
-    guard let last else { return true }
+    guard last.holds else { return true }
     return last.value != read(state)
   }
 
   override func disarm() {
     isArmed = false
-    last = nil
+    last.empty()
+  }
+}
+
+/// Where a watch keeps the value it remembers while armed: memory allocated with the watch,
+/// initialized while it holds a value and emptied when the watch is disarmed. A box made at each
+/// arm would cost an allocation, and a look-up of its metadata, every time a reader reads again
+/// (and an optional of a generic value a look-up of its metadata at each use).
+final class Slot<Value> {
+  private let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+  /// Whether it holds a value: `pointer` is initialized exactly while it does. (Not `Sendable`,
+  /// a slot is used in one isolation domain, and no access to this is held across a call: the
+  /// run-time exclusivity check would only cost.)
+  @exclusivity(unchecked) private(set) var holds = false
+
+  deinit {
+    empty()
+    pointer.deallocate()
+  }
+
+  /// The value held. Read only while it `holds` one.
+  var value: Value { pointer.pointee }
+
+  func hold(_ value: Value) {
+    if holds {
+      pointer.pointee = value
+    } else {
+      pointer.initialize(to: value)
+      holds = true
+    }
+  }
+
+  func empty() {
+    guard holds else { return }
+    pointer.deinitialize(count: 1)
+    holds = false
   }
 }
 

@@ -340,7 +340,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       storage.pointee.isObserved = false
       return
     }
-    var changed: [any ChangedWatch] = []
+    var changed: [WatchChange] = []
     if !observation.check(into: &changed) {
       observation.isAttached = false
       self.observation = nil

@@ -78,14 +78,17 @@ extension Store {
     action toRowAction: CasePath<Action, IdentifiedAction<ID, ChildAction>>
   ) -> [Store<ChildState, ChildAction>] {
     // The list is read again when its ids change; each row store's readers, when its row does.
-    observation.access(observation.watch(RowsKey(rows: toRows)) { $0[keyPath: toRows].ids })
-    let rows = core.currentState[keyPath: toRows]
+    let reader = StoredPathReader(toRows)
+    // The ids are read at their own offset when they have one: no copy of the collection.
+    let ids = StoredPathReader(toRows.appending(path: \IdentifiedArray<ID, ChildState>._ids))
+    observation.access(observation.watch(RowsKey(rows: toRows)) { ids.read($0) })
+    let rows = reader.read(core.currentState)
     let embed = toRowAction._embed
     return rows.ids.compactMap { id in
       partStore(
         key: ScopeCacheKey(
           path: RowScope(rows: toRows, id: id), actionType: ObjectIdentifier(ChildAction.self)),
-        extract: { $0[keyPath: toRows][id: id] },
+        extract: { reader.read($0)[id: id] },
         embed: { embed(.element(id: id, action: $0)) },
         attach: { [weak self] in self?.observation.attach(row: $0, id: id, of: toRows) },
         isFoundByID: true)
@@ -251,10 +254,16 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   var stateVersion: UInt64 { parent.stateVersion }
 
   var currentState: State {
-    guard !hasEnded else { return last }
-    let version = parent.stateVersion
-    if version == lastVersion { return last }
-    lastVersion = version
+    if hasEnded || parent.stateVersion == lastVersion { return last }
+    return readAgain()
+  }
+
+  /// Reads the part from the parent's state, which changed since it was last read. Apart from
+  /// `currentState`, whose common path (nothing changed) then needs no metadata of `State?`
+  /// (looked up at run time, ~300 instructions, in this code generic over the app's types).
+  @inline(never)
+  private func readAgain() -> State {
+    lastVersion = parent.stateVersion
     if let value = extract(parent.currentState) {
       guard isStill(value) else {
         end()

@@ -297,6 +297,23 @@ struct StoreObservationTests {
     #expect(other.changes == 0)
   }
 
+  @Test func aValueReadThroughAnyKeyPathIsWatchedThere() {
+    let store = Store(initialState: Board.State()) { Board() }
+    // Stored properties, nested and not first: read where they are stored.
+    let nested = Reader { _ = store[dynamicMember: \Board.State.right.count] }
+    // A computed property: read by applying the key path.
+    let computed = Reader { _ = store.doubledCount }
+    store.send(.left(.increment))
+    store.send(.setOther(1))
+    #expect([nested.changes, computed.changes] == [0, 0])
+    store.send(.right(.increment))
+    #expect([nested.changes, computed.changes] == [1, 0])
+    #expect(store[dynamicMember: \Board.State.right.count] == 1)
+    store.send(.setCount(2))
+    #expect([nested.changes, computed.changes] == [1, 1])
+    #expect(store.doubledCount == 4)
+  }
+
   private func counts(_ total: Int, changed: Set<Int>, base: Int = 0) -> [Int] {
     (0..<total).map { changed.contains($0) ? base + 1 : base }
   }
@@ -450,6 +467,9 @@ extension CasePath where Root == Board.Mode {
 }
 
 extension Board.State {
+  /// A computed value.
+  fileprivate var doubledCount: Int { count * 2 }
+
   /// A computed collection: a new array each time it is read.
   fileprivate var evenRows: IdentifiedArrayOf<Board.Row> { rows.filter { $0.id % 2 == 0 } }
 }
