@@ -6,6 +6,7 @@ import Loom
 /// It never polls: waiters are resumed by the events themselves. A generation counter closes
 /// the gap between checking a condition and starting to wait: a wait for a generation that
 /// has already passed returns at once.
+@usableFromInline
 final class ActivityMonitor: Sendable {
   private struct State {
     var generation: UInt64 = 0
@@ -18,9 +19,14 @@ final class ActivityMonitor: Sendable {
   private let state = LockedState(State())
 
   /// The current generation; pass it to ``wait(after:timeout:)``.
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
   var generation: UInt64 { state.withLock { $0.generation } }
 
   /// Something happened: wakes every waiter.
+  @usableFromInline
   func notify() {
     let waiters = state.withLock { state in
       state.generation += 1
@@ -32,6 +38,7 @@ final class ActivityMonitor: Sendable {
 
   /// Waits until something happens after `generation`, or `timeout` passes. Returns `false`
   /// when the wait timed out.
+  @usableFromInline
   func wait(after generation: UInt64, timeout: Duration) async -> Bool {
     let id = state.withLock { state in
       state.nextWaiter += 1

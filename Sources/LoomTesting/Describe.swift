@@ -4,6 +4,7 @@ import Loom
 // the main actor: the end-of-test checks also run from a deinit off the main actor.
 
 /// A one-line description of a value for failure messages.
+@usableFromInline
 func describe<T>(_ value: T) -> String {
   loomDump(value)
     .split(separator: "\n")
@@ -12,12 +13,14 @@ func describe<T>(_ value: T) -> String {
 }
 
 /// A minimal readable diff between what the test expected and what happened.
+@usableFromInline
 func diff<T>(_ expected: T, _ actual: T) -> String {
   loomDiff(expected, actual, format: .testStore)
     ?? "(the values differ only in ways their dump does not show)"
 }
 
 /// ` (sent by .send from .a, which came from .b)`: where a received action came from.
+@usableFromInline
 func describeOrigin<Action>(_ origin: EffectOrigin<Action>) -> String {
   let source =
     origin.line == 0
@@ -34,6 +37,7 @@ func describeAncestors<Action>(of origin: EffectOrigin<Action>) -> String {
 }
 
 /// One line per action, with where it came from.
+@usableFromInline
 func describeReceived<Action>(_ received: [(action: Action, origin: EffectOrigin<Action>)])
   -> String
 {

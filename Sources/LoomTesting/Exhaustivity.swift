@@ -13,8 +13,10 @@ public enum Exhaustivity: Sendable, Equatable {
   /// Non-exhaustive, without printing what was skipped.
   public static let off = Self.off(showSkippedAssertions: false)
 
+  @usableFromInline
   var isExhaustive: Bool { self == .on }
 
+  @usableFromInline
   var showsSkippedAssertions: Bool {
     if case .off(true) = self { return true }
     return false

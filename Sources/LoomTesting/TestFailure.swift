@@ -88,20 +88,31 @@ public struct TestFailureReporter: Sendable {
 }
 
 /// The test framework a test runs under.
+@usableFromInline
 enum TestFramework: Sendable {
   case swiftTesting
   case xcTest
 
   /// Swift Testing if a Swift Testing test is running in the current task, otherwise XCTest.
+  @usableFromInline
   static var current: Self { Test.current != nil ? .swiftTesting : .xcTest }
 }
 
 /// The place in a test that called a test store method, captured with default arguments.
+@usableFromInline
 struct CallSite: Sendable {
   let fileID: StaticString
   let filePath: StaticString
   let line: UInt
   let column: UInt
+
+  @usableFromInline
+  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
 
   var location: CodeLocation {
     CodeLocation(

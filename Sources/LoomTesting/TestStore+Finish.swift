@@ -80,10 +80,10 @@ extension TestStore {
     guard exhaustivity.isExhaustive, !received.isEmpty else { return }
     fail(
       TestStoreLedger<State, Action>.unreceivedActionsMessage(
-        unreceived, when: "by the end of the test"),
+        received.map { (action: $0.action, origin: $0.origin) }, when: "by the end of the test"),
       at: callSite)
     if let last = received.last { reference = last.state }
-    received.removeAll()
+    removeAllReceived()
   }
 
   /// How much longer ``finish(timeout:fileID:filePath:line:column:)`` waits when only cancelled
@@ -108,7 +108,7 @@ extension TestStore {
       fail("There were no received actions to skip.", at: callSite)
     }
     if let last = received.last { reference = last.state }
-    received.removeAll()
+    removeAllReceived()
   }
 
   /// Cancels every effect in flight, so the test can end without asserting them.

@@ -11,6 +11,7 @@ extension TestStore where Action: Equatable {
   ///   $0.fact = "1 is a good number."
   /// }
   /// ```
+  @inlinable
   public func receive(
     _ expectedAction: Action,
     timeout: Duration? = nil,
@@ -35,6 +36,7 @@ extension TestStore {
   /// ```swift
   /// await store.receive(.pageLoaded) { $0.isLoading = false }
   /// ```
+  @inlinable
   public func receive<Value>(
     _ casePath: CasePath<Action, Value>,
     timeout: Duration? = nil,
@@ -58,6 +60,7 @@ extension TestStore {
   /// ```swift
   /// await store.receive(.markedRead, "n1")
   /// ```
+  @inlinable
   public func receive<Value: Equatable>(
     _ casePath: CasePath<Action, Value>,
     _ value: Value,
@@ -86,6 +89,7 @@ extension TestStore {
   /// ```swift
   /// await store.receive(where: { if case .failed = $0 { true } else { false } })
   /// ```
+  @inlinable
   public func receive(
     where predicate: @escaping (Action) -> Bool,
     timeout: Duration? = nil,
@@ -103,6 +107,7 @@ extension TestStore {
       callSite: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  @inlinable
   func receive(
     description describeExpected: @autoclosure () -> String,
     matching: (Action) -> Bool,
@@ -117,7 +122,7 @@ extension TestStore {
     var hasTimedOut = false
     while true {
       if exhaustivity.isExhaustive, let first = received.first {
-        received.removeFirst()
+        removeReceived(first: 1)
         guard matching(first.action) else {
           fail(
             """
@@ -144,7 +149,7 @@ extension TestStore {
         }
         if index > 0 { reference = received[index - 1].state }
         let match = received[index]
-        received.removeFirst(index + 1)
+        removeReceived(first: index + 1)
         assertState(
           match.state, after: "receiving \(describe(match.action))",
           expectedChange: expectedChange, at: callSite)
@@ -191,16 +196,19 @@ extension TestStore {
     }
   }
 
+  @usableFromInline
   func describeEffectsInFlight() -> String {
     describeEffects(hooks.effectsInFlight)
   }
 
   /// What the effects in flight wait on: "a test clock", "a test clock or a test stream".
+  @usableFromInline
   func describeWaits() -> String {
     waitReasons().map(\.description).joined(separator: " or ")
   }
 
   /// What the test can do to move the waiting effects on: "Advance the clock".
+  @usableFromInline
   func describeWhatToDo() -> String {
     let actions = waitReasons().map { reason in
       switch reason {

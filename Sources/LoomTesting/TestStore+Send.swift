@@ -14,6 +14,7 @@ extension TestStore {
   ///
   /// In exhaustive mode, actions received from effects must all be asserted before the next
   /// `send`.
+  @inlinable
   @discardableResult
   public func send(
     _ action: Action,
@@ -39,7 +40,7 @@ extension TestStore {
         print("Skipped receiving \(received.count) action(s):\n\(describeReceived())")
       }
       if let last = received.last { reference = last.state }
-      received.removeAll()
+      removeAllReceived()
     }
     stateAfterSentAction = nil
     let task = store.send(action)
@@ -78,6 +79,7 @@ extension TestStore {
 
   /// Compares the state the test expects with the actual one, reports any difference, and
   /// makes the actual state the new reference.
+  @inlinable
   func assertState(
     _ actual: State,
     after describeStep: @autoclosure () -> String?,
@@ -170,7 +172,8 @@ extension TestStore {
       at: callSite)
   }
 
+  @usableFromInline
   func describeReceived() -> String {
-    LoomTesting.describeReceived(unreceived)
+    LoomTesting.describeReceived(received.map { (action: $0.action, origin: $0.origin) })
   }
 }

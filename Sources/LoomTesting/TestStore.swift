@@ -34,33 +34,62 @@ import Loom
 /// wall-clock ``timeout`` is only the last resort for effects that wait on something else.
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {
+  @usableFromInline
   struct Received {
-    let action: Action
-    let state: State
-    let origin: EffectOrigin<Action>
-  }
+    @usableFromInline let action: Action
+    @usableFromInline let state: State
+    @usableFromInline let origin: EffectOrigin<Action>
 
-  let store: Store<State, Action>
-  let hooks: any StoreTestingHooks<State, Action>
-  let monitor = ActivityMonitor()
-  /// What the end-of-test checks need, reachable from the nonisolated deinit.
-  let ledger: TestStoreLedger<State, Action>
-
-  /// The state the test has asserted so far; assertions are made relative to it.
-  var reference: State
-  /// Actions effects sent that the test has not asserted yet, oldest first.
-  var received: [Received] = [] {
-    didSet {
-      let unreceived = self.unreceived
-      ledger.entries.withLock { $0.unreceived = unreceived }
+    @usableFromInline
+    init(action: Action, state: State, origin: EffectOrigin<Action>) {
+      self.action = action
+      self.state = state
+      self.origin = origin
     }
   }
-  /// The actions in ``received``, with where they came from, as failure messages name them.
-  var unreceived: [(action: Action, origin: EffectOrigin<Action>)] {
-    received.map { (action: $0.action, origin: $0.origin) }
-  }
+
+  // The test store's steps (`send`, `receive`) are inlinable, and so is what they touch: made
+  // in the test, where the state's and the action's types are known, they run specialized.
+  // Compiled here, generically, every step looked up the metadata of the types it derives
+  // (`[Received]`, `State?`, `EffectOrigin<Action>`…) at run time: ~16,000 instructions a step.
+  @usableFromInline let store: Store<State, Action>
+  @usableFromInline let hooks: any StoreTestingHooks<State, Action>
+  @usableFromInline let monitor = ActivityMonitor()
+  /// What the end-of-test checks need, reachable from the nonisolated deinit.
+  @usableFromInline let ledger: TestStoreLedger<State, Action>
+
+  // The three below are not checked for exclusivity at run time (~150 instructions and a
+  // thread-local look-up an access): they are the main actor's, only this file's code and its
+  // extensions touch them, and each access is one read or one write, never held across a call
+  // (the effects' actions arrive through `hooks.didProcess` while `store.send` runs, when no
+  // access to them is open).
+
+  /// The state the test has asserted so far; assertions are made relative to it.
+  @exclusivity(unchecked) @usableFromInline var reference: State
+  /// Actions effects sent that the test has not asserted yet, oldest first. Their actions and
+  /// origins are in the ledger too (what the end-of-test checks report): change it only through
+  /// ``appendReceived(_:)``, ``removeReceived(first:)`` and ``removeAllReceived()``.
+  @exclusivity(unchecked) @usableFromInline var received: [Received] = []
   /// The state right after the last action sent with ``send(_:assert:fileID:filePath:line:column:)``.
-  var stateAfterSentAction: State?
+  @exclusivity(unchecked) @usableFromInline var stateAfterSentAction: State?
+
+  @inlinable
+  func appendReceived(_ received: Received) {
+    self.received.append(received)
+    ledger.entries.withLock { $0.unreceived.append((received.action, received.origin)) }
+  }
+
+  @inlinable
+  func removeReceived(first count: Int) {
+    received.removeFirst(count)
+    ledger.entries.withLock { $0.unreceived.removeFirst(count) }
+  }
+
+  @inlinable
+  func removeAllReceived() {
+    received.removeAll()
+    ledger.entries.withLock { $0.unreceived.removeAll() }
+  }
 
   /// How strictly the store checks the test. `.on` by default.
   public var exhaustivity: Exhaustivity = .on {
@@ -134,7 +163,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     return (dependencies, runtimeIssues)
   }
 
-  @usableFromInline
+  @inlinable
   init(
     store: Store<State, Action>, hooks: any StoreTestingHooks<State, Action>,
     initialState: State, runtimeIssues: RuntimeIssues,
@@ -153,7 +182,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     hooks.didProcess = { [weak self] (action: Action, origin: EffectOrigin<Action>?, state: State) in
       guard let self else { return }
       if let origin {
-        self.received.append(Received(action: action, state: state, origin: origin))
+        self.appendReceived(Received(action: action, state: state, origin: origin))
       } else {
         self.stateAfterSentAction = state
       }
@@ -200,6 +229,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// relies on the main actor running jobs roughly in order, not on time. (One quiet yield was
   /// not enough on a loaded machine: an effect resuming from `ImmediateClock`'s yield could still
   /// be pending.)
+  @inlinable
   func settleEffects() async {
     let deadline = ContinuousClock.now + timeout
     while !hooks.haveAllEffectsStarted {
@@ -221,6 +251,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   /// What happened while waiting on the store.
+  @usableFromInline
   enum Progress {
     /// Something happened: an action was processed, an effect started, suspended or ended.
     case activity
@@ -233,6 +264,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   /// Waits for the next activity in the store, or says at once why there cannot be any.
+  @inlinable
   func awaitProgress(until deadline: ContinuousClock.Instant) async -> Progress {
     let generation = monitor.generation
     if hooks.inFlightEffectCount == 0 { return .noEffects }
@@ -245,11 +277,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   /// Reports a failure to ``failureReporter``.
+  @usableFromInline
   func fail(_ message: String, at callSite: CallSite) {
     ledger.fail(message, at: callSite)
   }
 
   /// Reports the runtime issues the store raised since the last check, as failures at `callSite`.
+  @inlinable
   func reportRuntimeIssues(at callSite: CallSite) {
     ledger.reportRuntimeIssues(at: callSite)
   }

@@ -11,19 +11,21 @@ import Loom
 /// away, which in a test is the end of the test function, in the test's own task: the failures
 /// are recorded against that test. Everything the checks need lives here, behind a lock, so they
 /// can run wherever that is.
+@usableFromInline
 final class TestStoreLedger<State, Action: Sendable>: Sendable {
+  @usableFromInline
   struct Entries: Sendable {
     var exhaustivity: Exhaustivity = .on
     var failureReporter: TestFailureReporter = .testFramework
     /// Actions effects sent that the test has not asserted yet, oldest first.
-    var unreceived: [(action: Action, origin: EffectOrigin<Action>)] = []
+    @usableFromInline var unreceived: [(action: Action, origin: EffectOrigin<Action>)] = []
     /// Where the test sent each action whose effects may still be in flight, by send.
     var sendSites: [ObjectIdentifier: (task: StoreTask, callSite: CallSite)] = [:]
     /// Whether the end-of-test checks have run.
     var isComplete = false
   }
 
-  let entries = LockedState(Entries())
+  @usableFromInline let entries = LockedState(Entries())
   let hooks: any StoreTestingHooks<State, Action>
   let runtimeIssues: RuntimeIssues
   /// Where the test created the store; end-of-test failures with no better place point here.
@@ -31,6 +33,7 @@ final class TestStoreLedger<State, Action: Sendable>: Sendable {
   /// The framework of the test that created the store.
   let framework: TestFramework
 
+  @usableFromInline
   init(
     hooks: any StoreTestingHooks<State, Action>, runtimeIssues: RuntimeIssues,
     creation: CallSite, framework: TestFramework
@@ -42,12 +45,14 @@ final class TestStoreLedger<State, Action: Sendable>: Sendable {
   }
 
   /// Reports a failure to the store's failure reporter.
+  @usableFromInline
   func fail(_ message: String, at callSite: CallSite) {
     let reporter = entries.withLock { $0.failureReporter }
     reporter.record(TestFailure(message: message, at: callSite, framework: framework))
   }
 
   /// Reports the runtime issues the store raised since the last check, as failures at `callSite`.
+  @usableFromInline
   func reportRuntimeIssues(at callSite: CallSite) {
     for issue in runtimeIssues.drain() {
       fail("The store reported a runtime issue: \(issue.message)", at: callSite)
@@ -56,6 +61,7 @@ final class TestStoreLedger<State, Action: Sendable>: Sendable {
 
   /// Remembers where the test sent the action that started `task`'s effects, so an effect still
   /// running at the end is reported there. Forgets the sends whose effects all finished.
+  @usableFromInline
   func recordSend(_ task: StoreTask, at callSite: CallSite) {
     entries.withLock { entries in
       entries.sendSites = entries.sendSites.filter { !$0.value.task.isFinished }

@@ -13,6 +13,13 @@ public struct TestStoreTask: Sendable {
   let timeout: Duration
   let report: @MainActor (String, CallSite) -> Void
 
+  @usableFromInline
+  init(task: StoreTask, timeout: Duration, report: @escaping @MainActor (String, CallSite) -> Void) {
+    self.task = task
+    self.timeout = timeout
+    self.report = report
+  }
+
   /// Cancels the effects and waits until they have stopped.
   public func cancel() async {
     task.cancel()
