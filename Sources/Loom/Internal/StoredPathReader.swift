@@ -5,16 +5,19 @@
 /// applies a key path calls the run time, which projects it component by component and looks
 /// up metadata as it goes (~600 instructions a read); a read at an offset costs a copy of the
 /// value.
+@usableFromInline
 struct StoredPathReader<Root, Value> {
-  let keyPath: KeyPath<Root, Value>
+  @usableFromInline let keyPath: KeyPath<Root, Value>
   /// Where the value is stored in a root, if it is stored inline.
-  private let offset: Int?
+  @usableFromInline let offset: Int?
 
+  @inlinable
   init(_ keyPath: KeyPath<Root, Value>) {
     self.keyPath = keyPath
     self.offset = MemoryLayout<Root>.offset(of: keyPath)
   }
 
+  @inlinable
   func read(_ root: Root) -> Value {
     guard let offset else { return root[keyPath: keyPath] }
     return withUnsafePointer(to: root) { pointer in

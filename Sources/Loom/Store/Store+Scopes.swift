@@ -73,22 +73,38 @@ extension Store {
   ///   row.send(.toggled)   // sends .rows(.element(id: row.state.id, action: .toggled))
   /// }
   /// ```
+  @inlinable
   public func scope<ID: Hashable & Sendable, ChildState, ChildAction: Sendable>(
     state toRows: KeyPath<State, IdentifiedArray<ID, ChildState>>,
     action toRowAction: CasePath<Action, IdentifiedAction<ID, ChildAction>>
   ) -> [Store<ChildState, ChildAction>] {
-    // The list is read again when its ids change; each row store's readers, when its row does.
-    let reader = StoredPathReader(toRows)
+    // The readers are made here, where the types are known (this function is inlined where it
+    // is called): the row stores read their rows after every change, and the observation the
+    // ids, and code generic over the app's types would look up the collection's metadata, and
+    // hash ids, generically at each read.
+    let rows = StoredPathReader(toRows)
     // The ids are read at their own offset when they have one: no copy of the collection.
     let ids = StoredPathReader(toRows.appending(path: \IdentifiedArray<ID, ChildState>._ids))
-    observation.access(observation.watch(RowsKey(rows: toRows)) { ids.read($0) })
-    let rows = reader.read(core.currentState)
+    return _scope(
+      rows: toRows, action: toRowAction, readIDs: { ids.read($0) },
+      readRow: { rows.read($0)[id: $1] })
+  }
+
+  @usableFromInline
+  func _scope<ID: Hashable & Sendable, ChildState, ChildAction: Sendable>(
+    rows toRows: KeyPath<State, IdentifiedArray<ID, ChildState>>,
+    action toRowAction: CasePath<Action, IdentifiedAction<ID, ChildAction>>,
+    readIDs: @escaping (State) -> [ID],
+    readRow: @escaping (State, ID) -> ChildState?
+  ) -> [Store<ChildState, ChildAction>] {
+    // The list is read again when its ids change; each row store's readers, when its row does.
+    observation.access(observation.watch(RowsKey(rows: toRows), read: readIDs))
     let embed = toRowAction._embed
-    return rows.ids.compactMap { id in
+    return readIDs(core.currentState).compactMap { id in
       partStore(
         key: ScopeCacheKey(
           path: RowScope(rows: toRows, id: id), actionType: ObjectIdentifier(ChildAction.self)),
-        extract: { reader.read($0)[id: id] },
+        extract: { readRow($0, id) },
         embed: { embed(.element(id: id, action: $0)) },
         attach: { [weak self] in self?.observation.attach(row: $0, id: id, of: toRows) },
         isFoundByID: true)
