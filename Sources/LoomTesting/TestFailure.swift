@@ -100,22 +100,4 @@ enum TestFramework: Sendable {
 
 /// The place in a test that called a test store method, captured with default arguments.
 @usableFromInline
-struct CallSite: Sendable {
-  let fileID: StaticString
-  let filePath: StaticString
-  let line: UInt
-  let column: UInt
-
-  @usableFromInline
-  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
-    self.fileID = fileID
-    self.filePath = filePath
-    self.line = line
-    self.column = column
-  }
-
-  var location: CodeLocation {
-    CodeLocation(
-      fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
-  }
-}
+typealias CallSite = _CallSite

@@ -61,8 +61,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   // The three below are not checked for exclusivity at run time (~150 instructions and a
   // thread-local look-up an access): they are the main actor's, only this file's code and its
   // extensions touch them, and each access is one read or one write, never held across a call
-  // (the effects' actions arrive through `hooks.didProcess` while `store.send` runs, when no
-  // access to them is open).
+  // (the effects' actions arrive through `hooks.didProcess` while `store.send` runs or while a
+  // step awaits in `settleEffects` or `awaitProgress`, when no access to them is open).
 
   /// The state the test has asserted so far; assertions are made relative to it.
   @exclusivity(unchecked) @usableFromInline var reference: State
@@ -76,13 +76,21 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   @inlinable
   func appendReceived(_ received: Received) {
     self.received.append(received)
-    ledger.entries.withLock { $0.unreceived.append((received.action, received.origin)) }
+    let count = self.received.count
+    ledger.entries.withLock {
+      $0.unreceived.append((received.action, received.origin))
+      Swift.assert($0.unreceived.count == count, "the ledger's received actions went out of step")
+    }
   }
 
   @inlinable
   func removeReceived(first count: Int) {
     received.removeFirst(count)
-    ledger.entries.withLock { $0.unreceived.removeFirst(count) }
+    let left = received.count
+    ledger.entries.withLock {
+      $0.unreceived.removeFirst(count)
+      Swift.assert($0.unreceived.count == left, "the ledger's received actions went out of step")
+    }
   }
 
   @inlinable

@@ -115,6 +115,27 @@ struct TestStoreFailureTests {
       ])
   }
 
+  @Test func actionsSkippedByANonExhaustiveReceiveAreNotReportedAtTheEnd() async {
+    let log = FailureLog()
+    do {
+      let store = makeStore(log: log)
+      store.exhaustivity = .off
+      // .relay(3) sends .relay(2), then .relay(1), then .relay(0): receiving .relay(1) skips
+      // .relay(2); the test then checks exhaustively again and leaves .relay(0) unasserted.
+      await store.send(.relay(3))
+      await store.receive(.relay(1))
+      store.exhaustivity = .on
+    }
+    #expect(
+      log.messages == [
+        """
+        The store received 1 unexpected action by the end of the test:
+
+          • .relay(0) (sent by .send from .relay(1), which came from .relay(2) ← .relay(3))
+        """
+      ])
+  }
+
   @Test func receiveFailsAtOnceWhenNoEffectIsInFlight() async {
     let log = FailureLog()
     let store = makeStore(log: log)

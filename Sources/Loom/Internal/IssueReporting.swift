@@ -90,19 +90,20 @@ public func reportIssue(
   )
 }
 
-/// A call site as the compiler's literals give it, kept by composition reducers.
+/// A call site as the compiler's literals give it, kept by composition reducers (and by the
+/// test store, for its failures).
 ///
 /// A body is rebuilt for every action, so a reducer that kept a ``CodeLocation`` would build
 /// two strings per action; these literals cost nothing until an issue is reported.
 @usableFromInline
-struct _CallSite: Sendable {
-  @usableFromInline let fileID: StaticString
-  @usableFromInline let filePath: StaticString
-  @usableFromInline let line: UInt
-  @usableFromInline let column: UInt
+package struct _CallSite: Sendable {
+  @usableFromInline package let fileID: StaticString
+  @usableFromInline package let filePath: StaticString
+  @usableFromInline package let line: UInt
+  @usableFromInline package let column: UInt
 
   @inlinable
-  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+  package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
     self.fileID = fileID
     self.filePath = filePath
     self.line = line
@@ -110,7 +111,7 @@ struct _CallSite: Sendable {
   }
 
   @usableFromInline
-  var location: CodeLocation {
+  package var location: CodeLocation {
     CodeLocation(
       fileID: fileID.description, filePath: filePath.description, line: Int(line),
       column: Int(column))

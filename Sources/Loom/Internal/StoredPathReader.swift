@@ -6,19 +6,22 @@
 /// up metadata as it goes (~600 instructions a read); a read at an offset costs a copy of the
 /// value.
 @usableFromInline
-struct StoredPathReader<Root, Value> {
+package struct StoredPathReader<Root, Value> {
   @usableFromInline let keyPath: KeyPath<Root, Value>
   /// Where the value is stored in a root, if it is stored inline.
   @usableFromInline let offset: Int?
 
   @inlinable
-  init(_ keyPath: KeyPath<Root, Value>) {
+  package init(_ keyPath: KeyPath<Root, Value>) {
     self.keyPath = keyPath
     self.offset = MemoryLayout<Root>.offset(of: keyPath)
   }
 
+  /// Whether it reads at an offset (the key path names stored properties only).
+  package var readsAtOffset: Bool { offset != nil }
+
   @inlinable
-  func read(_ root: Root) -> Value {
+  package func read(_ root: Root) -> Value {
     guard let offset else { return root[keyPath: keyPath] }
     return withUnsafePointer(to: root) { pointer in
       // `offset(of:)` gave an offset: the key path names stored properties of structs (and

@@ -12,9 +12,10 @@ final class StoreObservation<State>: ObservedPart {
   weak var store: AnyObject?
 
   // The stored properties below are accessed on the main actor only, and no access to one is
-  // held across a call that could reach another (each is read or written in one step; `check`
-  // iterates copies), so the run-time exclusivity check, ~80 instructions an access in this
-  // code generic over the app's types, would only cost.
+  // open while other code runs: each is read or written in one step (`check` reads an element,
+  // or swaps two, then calls the watch or the part with no access open; it iterates a copy of
+  // `rowGroups`), so the run-time exclusivity check, ~80 instructions an access in this code
+  // generic over the app's types, would only cost.
   @exclusivity(unchecked) var watches: [AnyHashable: Watch<State>] = [:]
   /// The watch of the whole state (`store.state`).
   var wholeState: Watch<State> {

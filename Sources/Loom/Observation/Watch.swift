@@ -7,15 +7,17 @@ import Observation
 /// changes: a reader that reads again while the change is being told (in its callback) is
 /// registered under the next name, so it is told of the next change, not once more of this one.
 ///
-/// Not generic, and the names are stored properties: Observation hashes the key path at every
-/// registration and every change, and a key path to a computed property of a generic class
-/// hashes its generic arguments (~500 instructions a hash, against a few for a stored one).
+/// Not generic, and the names are `final` stored properties: Observation hashes the key path at
+/// every registration and every change, and a key path to a computed property of a generic class
+/// hashes its generic arguments (~500 instructions a hash, against ~100 for a stored one).
 @MainActor
 class WatchReaders: Observable {
   let registrar = ObservationRegistrar()
   /// The names readers are registered under; never written, they have no value of their own.
-  private(set) var readers = 0
-  private(set) var nextReaders = 0
+  /// `final`, so that their key paths are stored-property key paths (an overridable property's
+  /// is a computed one, hashed as such).
+  final private(set) var readers = 0
+  final private(set) var nextReaders = 0
   // Main actor only, and no access held across a call (as `StoreObservation`'s): unchecked.
   @exclusivity(unchecked) private var usesSecondName = false
   @exclusivity(unchecked) var isArmed = false
@@ -139,8 +141,10 @@ final class Slot<Value> {
 
   func empty() {
     guard holds else { return }
-    pointer.deinitialize(count: 1)
+    // Marked empty before the value is dropped: its deinit (a class the state held) cannot
+    // find this slot holding memory that is being destroyed.
     holds = false
+    _ = pointer.move()
   }
 }
 

@@ -14,6 +14,28 @@ struct IdentifiedArrayTests {
     #expect(array.checkInvariants())
   }
 
+  @Test func anIDReadThroughAnyKeyPathFindsItsElement() {
+    struct Keyed: Equatable {
+      struct Key: Equatable { var prefix = "k"; var number: Int }
+      var title = ""
+      var key: Key
+      var computedID: String { "\(key.prefix)\(key.number)" }
+    }
+    let elements = [Keyed(key: .init(number: 1)), Keyed(key: .init(number: 2))]
+    // A nested stored id (read at its offset) and a computed one (applied).
+    var byNumber = IdentifiedArray(elements, id: \Keyed.key.number)
+    let byComputed = IdentifiedArray(uncheckedUniqueElements: elements, id: \Keyed.computedID)
+    #expect(byNumber.ids == [1, 2])
+    #expect(byComputed.ids == ["k1", "k2"])
+    #expect(byNumber[id: 2] == elements[1])
+    #expect(byComputed[id: "k1"] == elements[0])
+    byNumber.append(Keyed(title: "three", key: .init(number: 3)))
+    byNumber[id: 1]?.title = "one"
+    #expect(byNumber.ids == [1, 2, 3])
+    #expect(byNumber.map(\.title) == ["one", "", "three"])
+    #expect(byNumber.checkInvariants())
+  }
+
   @Test func appendingADuplicateIDKeepsTheExistingElement() {
     var array: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     let result = array.append(Item(id: 1, name: "b"))
