@@ -108,7 +108,9 @@ public struct NotificationFeature: Reducer {
     public mutating func reshow(_ ids: some Sequence<String>) {
       for id in ids {
         let copy = server.notifications[id: id] ?? log.unlisted[id: id]
-        let now = copy.flatMap(log.replaying(on:))
+        // Not `copy.flatMap(log.replaying(on:))`: the method reference copies the whole log
+        // into a closure (a retain of each of its fields, an allocation) at every call.
+        let now = if let copy { log.replaying(on: copy) } else { NotificationData?.none }
         let before = shown[id: id]
         guard now != before else { continue }
         if let before, let now, before.timestamp == now.timestamp {
