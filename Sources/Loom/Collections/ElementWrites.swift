@@ -57,6 +57,7 @@ struct ElementWrites<ID: Hashable & Sendable>: Sendable {
   /// The position in `ids` of the first write after the array that had stamp `seen` (`ids`
   /// from there on are every write since; `ids.count` when there is none), or `nil` when this
   /// array was not written from that one, or since then any element may have changed.
+  @inlinable
   func firstWrite(after seen: UInt64) -> Int? {
     Loom.firstWrite(after: seen, stamp: stamp, base: base, stamps: stamps)
   }
@@ -66,6 +67,7 @@ struct ElementWrites<ID: Hashable & Sendable>: Sendable {
 /// `stamp`) of the first write after the one stamped `seen`: `stamps.count` when there is none,
 /// `nil` when `seen` is not in the log. Not generic, so a store's check of its rows does not
 /// look up metadata for it.
+@usableFromInline
 func firstWrite(after seen: UInt64, stamp: UInt64, base: UInt64, stamps: [UInt64]) -> Int? {
   if seen == stamp { return stamps.count }
   if seen == base { return 0 }

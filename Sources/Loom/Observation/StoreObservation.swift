@@ -99,13 +99,14 @@ final class StoreObservation<State>: ObservedPart {
 
   /// Attaches the observation of the row `id` of the collection at `rows`.
   func attach<ID, Row>(
-    row: any ObservedPart, id: ID, of rows: KeyPath<State, IdentifiedArray<ID, Row>>
+    row: any ObservedPart, id: ID, of rows: KeyPath<State, IdentifiedArray<ID, Row>>,
+    access: RowsAccess<State, ID>
   ) {
     let group: RowsOf<State, ID, Row>
     if let existing = rowGroups[rows] as? RowsOf<State, ID, Row> {
       group = existing
     } else {
-      group = RowsOf(rows)
+      group = RowsOf(access)
       rowGroups[rows] = group
     }
     group.attach(row, id: id, in: self)
@@ -184,7 +185,7 @@ class RowGroup<State>: RowGroupBase {
 
 @MainActor
 final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
-  let collection: StoredPathReader<State, IdentifiedArray<ID, Row>>
+  let access: RowsAccess<State, ID>
   /// The row stores' observations, by id: an ended row store and the new one of the same id,
   /// or the stores of two lists over the collection, share an id.
   // Unchecked as `StoreObservation`'s are, and for the same reasons.
@@ -192,12 +193,12 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   /// The stamp of the collection as last checked.
   @exclusivity(unchecked) var seen: UInt64 = 0
 
-  init(_ keyPath: KeyPath<State, IdentifiedArray<ID, Row>>) {
-    self.collection = StoredPathReader(keyPath)
+  init(_ access: RowsAccess<State, ID>) {
+    self.access = access
   }
 
   func attach(_ row: any ObservedPart, id: ID, in parent: StoreObservation<State>) {
-    if rows.isEmpty { seen = collection.read(parent.currentState())._writes.stamp }
+    if rows.isEmpty { seen = access.stamp(parent.currentState()) }
     rows[id, default: []].append(row)
   }
 
@@ -212,18 +213,13 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   }
 
   override func check(_ state: State, into changed: inout [WatchChange]) -> Bool {
-    let collection = collection.read(state)
-    let writes = collection._writes
-    if let first = writes.firstWrite(after: seen) {
-      var position = first
-      while position < writes.ids.count {
-        check(writes.ids[position], in: collection, into: &changed)
-        position += 1
-      }
-    } else {
-      for id in Array(rows.keys) { check(id, in: collection, into: &changed) }
+    let (stamp, isTold) = access.written(state, seen) { id, isThere in
+      check(id, isThere: isThere, into: &changed)
     }
-    seen = writes.stamp
+    if !isTold {
+      for id in Array(rows.keys) { check(id, isThere: access.holds(state, id), into: &changed) }
+    }
+    seen = stamp
     return !rows.isEmpty
   }
 
@@ -232,11 +228,8 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   /// A row's store stays attached when nothing in it is armed any more: its readers are about
   /// to read it again (a row that changed is redrawn), and it costs nothing until its row is
   /// written again.
-  private func check(
-    _ id: ID, in collection: IdentifiedArray<ID, Row>, into changed: inout [WatchChange]
-  ) {
+  private func check(_ id: ID, isThere: Bool, into changed: inout [WatchChange]) {
     guard var observations = rows[id] else { return }
-    let isThere = collection.contains(id: id)
     if isThere, observations.count == 1, observations[0].isAlive {
       // The common case, without writing the entry back.
       _ = observations[0].check(into: &changed)
@@ -255,5 +248,31 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
       }
     }
     rows[id] = observations.isEmpty ? nil : observations
+  }
+}
+
+/// What the check of a list's rows reads of the collection, made where `scope(state:action:)`
+/// to the rows is called, so that it runs specialized (in the observation's generic code each
+/// read looked up the collection's metadata and its membership test ran generically).
+@usableFromInline
+final class RowsAccess<State, ID: Hashable & Sendable> {
+  /// Calls its third argument with each id written since the stamp `seen` (oldest first) and
+  /// whether the collection still holds it; returns the collection's stamp now, and whether
+  /// its writes could tell (`false`: every row must be checked, with `holds`).
+  let written: (State, UInt64, (ID, Bool) -> Void) -> (stamp: UInt64, isTold: Bool)
+  /// Whether the collection holds the row `id`.
+  let holds: (State, ID) -> Bool
+  /// The collection's stamp now.
+  let stamp: (State) -> UInt64
+
+  @usableFromInline
+  init(
+    written: @escaping (State, UInt64, (ID, Bool) -> Void) -> (stamp: UInt64, isTold: Bool),
+    holds: @escaping (State, ID) -> Bool,
+    stamp: @escaping (State) -> UInt64
+  ) {
+    self.written = written
+    self.holds = holds
+    self.stamp = stamp
   }
 }

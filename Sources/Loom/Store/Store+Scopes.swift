@@ -85,9 +85,22 @@ extension Store {
     let rows = StoredPathReader(toRows)
     // The ids are read at their own offset when they have one: no copy of the collection.
     let ids = StoredPathReader(toRows.appending(path: \IdentifiedArray<ID, ChildState>._ids))
+    let access = RowsAccess<State, ID>(
+      written: { state, seen, visit in
+        let collection = rows.read(state)
+        let writes = collection._writes
+        guard let first = writes.firstWrite(after: seen) else { return (writes.stamp, false) }
+        for position in first..<writes.ids.count {
+          let id = writes.ids[position]
+          visit(id, collection.contains(id: id))
+        }
+        return (writes.stamp, true)
+      },
+      holds: { rows.read($0).contains(id: $1) },
+      stamp: { rows.read($0)._writes.stamp })
     return _scope(
       rows: toRows, action: toRowAction, readIDs: { ids.read($0) },
-      readRow: { rows.read($0)[id: $1] })
+      readRow: { rows.read($0)[id: $1] }, access: access)
   }
 
   @usableFromInline
@@ -95,7 +108,8 @@ extension Store {
     rows toRows: KeyPath<State, IdentifiedArray<ID, ChildState>>,
     action toRowAction: CasePath<Action, IdentifiedAction<ID, ChildAction>>,
     readIDs: @escaping (State) -> [ID],
-    readRow: @escaping (State, ID) -> ChildState?
+    readRow: @escaping (State, ID) -> ChildState?,
+    access: RowsAccess<State, ID>
   ) -> [Store<ChildState, ChildAction>] {
     // The list is read again when its ids change; each row store's readers, when its row does.
     observation.access(observation.watch(RowsKey(rows: toRows), read: readIDs))
@@ -106,7 +120,9 @@ extension Store {
           path: RowScope(rows: toRows, id: id), actionType: ObjectIdentifier(ChildAction.self)),
         extract: { readRow($0, id) },
         embed: { embed(.element(id: id, action: $0)) },
-        attach: { [weak self] in self?.observation.attach(row: $0, id: id, of: toRows) },
+        attach: { [weak self] in
+          self?.observation.attach(row: $0, id: id, of: toRows, access: access)
+        },
         isFoundByID: true)
     }
   }

@@ -74,6 +74,16 @@ struct StoreObservationTests {
     #expect(outside.changes == 0)
   }
 
+  @Test func aRowThatLeftACollectionMadeAnewIsToldToItsReaders() {
+    let store = Store(initialState: Board.State(rows: 5)) { Board() }
+    let rows = store.scope(state: \.rows, action: .rows)
+    let readers = rows.map { row in Reader { _ = row.state } }
+    // A collection made anew, without row 2: its writes cannot say which rows changed, so every
+    // observed row is looked up in it.
+    store.send(.replaceRowsWithout(2))
+    #expect(readers.map(\.changes) == counts(5, changed: [2]))
+  }
+
   @Test func aRowStoresReaderIsToldWhenManyRowsOrTheWholeCollectionAreWritten() {
     let store = Store(initialState: Board.State(rows: 50)) { Board() }
     let rows = store.scope(state: \.rows, action: .rows)
@@ -402,7 +412,7 @@ private struct Board: Reducer {
     case left(Counter.Action), right(Counter.Action), child(Counter.Action)
     case rows(IdentifiedAction<Int, RowAction>)
     case bumpRow(Int), rewriteRow(Int), bumpEveryRow, replaceRows(bumping: Int)
-    case removeRow(Int), appendRow(Int), moveFirstRowToEnd
+    case removeRow(Int), appendRow(Int), moveFirstRowToEnd, replaceRowsWithout(Int)
     case setChild(Counter.State?)
     case mode(ModeAction), startEditing, stopEditing
   }
@@ -437,6 +447,8 @@ private struct Board: Reducer {
       rows[id: bumped]?.value += 1
       state.rows = rows
     case .removeRow(let id): state.rows.remove(id: id)
+    case .replaceRowsWithout(let id):
+      state.rows = IdentifiedArray(uniqueElements: Array(state.rows).filter { $0.id != id })
     case .appendRow(let id): state.rows.append(Row(id: id))
     case .moveFirstRowToEnd: state.rows.move(fromOffsets: [0], toOffset: state.rows.count)
     case .setChild(let child): state.child = child
