@@ -100,7 +100,13 @@ extension Store {
       stamp: { rows.read($0)._writes.stamp })
     return _scope(
       rows: toRows, action: toRowAction, readIDs: { ids.read($0) },
-      readRow: { rows.read($0)[id: $1] }, access: access)
+      readRow: { rows.read($0)[id: $1] },
+      readRowInto: { state, id, row in
+        guard let found = rows.read(state)[id: id] else { return false }
+        row = found
+        return true
+      },
+      access: access)
   }
 
   @usableFromInline
@@ -109,6 +115,7 @@ extension Store {
     action toRowAction: CasePath<Action, IdentifiedAction<ID, ChildAction>>,
     readIDs: @escaping (State) -> [ID],
     readRow: @escaping (State, ID) -> ChildState?,
+    readRowInto: @escaping (State, ID, inout ChildState) -> Bool,
     access: RowsAccess<State, ID>
   ) -> [Store<ChildState, ChildAction>] {
     // The list is read again when its ids change; each row store's readers, when its row does.
@@ -119,6 +126,7 @@ extension Store {
         key: ScopeCacheKey(
           path: RowScope(rows: toRows, id: id), actionType: ObjectIdentifier(ChildAction.self)),
         extract: { readRow($0, id) },
+        readInto: { readRowInto($0, id, &$1) },
         embed: { embed(.element(id: id, action: $0)) },
         attach: { [weak self] in
           self?.observation.attach(row: $0, id: id, of: toRows, access: access)
@@ -141,6 +149,7 @@ extension Store {
   private func partStore<ChildState, ChildAction: Sendable>(
     key: ScopeCacheKey,
     extract: @escaping (State) -> ChildState?,
+    readInto: ((State, inout ChildState) -> Bool)? = nil,
     embed: @escaping @Sendable (ChildAction) -> Action,
     attach: ((StoreObservation<ChildState>) -> Void)? = nil,
     isFoundByID: Bool = false
@@ -155,7 +164,8 @@ extension Store {
     if let cached, let cachedPart, cachedPart.isStill(value) { return cached }
     cachedPart?.end()
     let part = PartCore(
-      parent: core, extract: extract, embed: embed, last: value, isFoundByID: isFoundByID)
+      parent: core, extract: extract, readInto: readInto, embed: embed, last: value,
+      isFoundByID: isFoundByID)
     let child = Store<ChildState, ChildAction>(
       core: part, send: { part.send($0) }, parent: self)
     child.attachObservation = attach
@@ -243,6 +253,10 @@ func partIdentity(of value: Any) -> AnyHashable? {
 final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore {
   let parent: any StoreCore<ParentState, ParentAction>
   let extract: (ParentState) -> State?
+  /// For a part found by its id (a row): writes the part into its second argument and returns
+  /// `true` while it is there. Made where the types are known, it reads the part without the
+  /// `State?` that `extract` returns (whose metadata generic code looks up at each read).
+  let readInto: ((ParentState, inout State) -> Bool)?
   let embed: @Sendable (Action) -> ParentAction
   /// The part's id, for an identified part whose `extract` does not find it by id: another id
   /// is another part. `nil` when whatever `extract` finds is this part (a row, found by its id;
@@ -258,10 +272,12 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
 
   init(
     parent: any StoreCore<ParentState, ParentAction>, extract: @escaping (ParentState) -> State?,
+    readInto: ((ParentState, inout State) -> Bool)? = nil,
     embed: @escaping @Sendable (Action) -> ParentAction, last: State, isFoundByID: Bool
   ) {
     self.parent = parent
     self.extract = extract
+    self.readInto = isFoundByID ? readInto : nil
     self.embed = embed
     self.identity = isFoundByID ? nil : Self.identity(of: last)
     self.last = last
@@ -287,7 +303,17 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
 
   var currentState: State {
     if hasEnded || parent.stateVersion == lastVersion { return last }
+    if let readInto { return readAgain(into: readInto) }
     return readAgain()
+  }
+
+  /// `readAgain()` for a part found by its id: whatever is there under the id is this part.
+  /// A function of its own, which needs no metadata of `State?`.
+  @inline(never)
+  private func readAgain(into readInto: (ParentState, inout State) -> Bool) -> State {
+    lastVersion = parent.stateVersion
+    if !readInto(parent.currentState, &last) { end() }
+    return last
   }
 
   /// Reads the part from the parent's state, which changed since it was last read. Apart from
