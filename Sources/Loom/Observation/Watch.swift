@@ -73,16 +73,6 @@ class Watch<State>: WatchReaders {
   func hasChanged(_ state: State) -> Bool { true }
 }
 
-/// A value kept by a watch while it is armed (a reference: an optional of a generic value would
-/// cost a metadata lookup at each check).
-final class Remembered<Value> {
-  let value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-}
-
 /// A watch of an `Equatable` value, which has changed when it is no longer `==` to the value
 /// remembered.
 @MainActor
@@ -173,7 +163,7 @@ final class StampWatch<State, Value: WriteStamped>: Watch<State> {
   let isEqual: ((Value, Value) -> Bool)?
   var lastStamp: UInt64 = 0
   /// The array read, kept once arrays are not written from one another.
-  var last: Remembered<Value>?
+  let last = Slot<Value>()
   var comparesValues = false
 
   init(read: @escaping (State) -> Value) {
@@ -190,7 +180,12 @@ final class StampWatch<State, Value: WriteStamped>: Watch<State> {
       comparesValues = true
     }
     lastStamp = value.writeStamp
-    last = comparesValues ? Remembered(value) : nil
+    remember(value)
+  }
+
+  /// Keeps `value` while values are compared, and nothing otherwise.
+  private func remember(_ value: Value) {
+    if comparesValues { last.hold(value) } else { last.empty() }
   }
 
   override func hasChanged(_ state: State) -> Bool {
@@ -198,21 +193,19 @@ final class StampWatch<State, Value: WriteStamped>: Watch<State> {
     if value.writeStamp == lastStamp { return false }
     if value.descends(from: lastStamp) {
       comparesValues = false
-      last = nil
+      last.empty()
       return true
     }
     comparesValues = isEqual != nil
-    defer {
-      lastStamp = value.writeStamp
-      last = comparesValues ? Remembered(value) : nil
-    }
-    guard let isEqual, let last else { return true }
-    return !isEqual(last.value, value)
+    let changed = if let isEqual, last.holds { !isEqual(last.value, value) } else { true }
+    lastStamp = value.writeStamp
+    remember(value)
+    return changed
   }
 
   override func disarm() {
     isArmed = false
-    last = nil
+    last.empty()
   }
 }
 
