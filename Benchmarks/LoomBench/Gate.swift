@@ -17,7 +17,8 @@ import Notifications
 
 /// The ids `--gate` takes.
 let gateWorkloads = [
-  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11s", "W11e", "W2d",
+  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11w", "W11s", "W11e",
+  "W2d",
 ]
 
 @MainActor
@@ -94,6 +95,11 @@ func runGate(_ workload: String) async {
     let count = store.state.child?.child?.child?.child?.child?.child?.child?.child?.child?.child?
       .count
     expect(count == 2_000, "W11p counted \(count ?? -1) of 2,000 actions 10 deep")
+  case "W11W":
+    let store = Store(initialState: W11WideParent.State()) { W11WideParent() }
+    loomGateMeasuredW11w(store, count: 20_000)
+    let count = store.state.child?.count
+    expect(count == 20_000, "W11w counted \(count ?? -1) of 20,000 actions")
   case "W11S":
     var state = StackFeature.State()
     for _ in 0..<1_000 { state.path.append(StackedScreen.State()) }
@@ -176,6 +182,11 @@ func loomGateMeasuredW11p(
   _ store: Store<W11Level1.State, W11Level1.Action>, _ action: W11Level1.Action, count: Int
 ) {
   for _ in 0..<count { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW11w(_ store: Store<W11WideParent.State, W11WideParent.Action>, count: Int) {
+  for _ in 0..<count { store.send(.child(.presented(.increment))) }
 }
 
 @MainActor @inline(never)

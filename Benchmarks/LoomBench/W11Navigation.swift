@@ -286,3 +286,36 @@ func runW11Presentation(scale: Int) async {
   report("W11", "present-dismiss cycles=\(cycles)", elapsed.nanoseconds / Double(cycles) / 1_000, "µs/cycle")
   report("W11", "present-dismiss effects-running", Double(running), "effects")
 }
+
+/// The gate's W11 (w): a child presented by a feature whose body holds more than six parts (two
+/// scoped children beside the presentation). The optimizer takes apart only a body of at most
+/// six parts, so here the presentation's key path runs through the run time's key-path code: the
+/// gate counts that path too, not only W11 (p)'s, where the key path becomes direct accesses.
+struct W11WideParent: Reducer {
+  struct State: Sendable {
+    var first = W11Leaf.State()
+    var second = W11Leaf.State()
+    @Presents var child: W11Leaf.State? = W11Leaf.State()
+  }
+  enum Action: Sendable {
+    case first(W11Leaf.Action)
+    case second(W11Leaf.Action)
+    case child(PresentationAction<W11Leaf.Action>)
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(
+      state: \.first,
+      action: CasePath(Action.first) { if case .first(let action) = $0 { action } else { nil } }
+    ) { W11Leaf() }
+    Scope(
+      state: \.second,
+      action: CasePath(Action.second) { if case .second(let action) = $0 { action } else { nil } }
+    ) { W11Leaf() }
+    EmptyReducer()
+      .ifLet(
+        \.$child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Leaf() }
+  }
+}

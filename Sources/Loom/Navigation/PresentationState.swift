@@ -31,12 +31,6 @@ public struct PresentationState<State> {
   /// state).
   @usableFromInline var runningID: PresentationID?
 
-  /// Nothing presented, with no bookkeeping.
-  @inlinable
-  init(presentingNothing: Void) {
-    (box, presentationID, runningID) = (nil, nil, nil)
-  }
-
   public init(wrappedValue: State?) {
     box = wrappedValue.map(_PresentationBox.init)
     presentationID = wrappedValue == nil ? nil : PresentationID()
