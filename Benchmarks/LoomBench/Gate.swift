@@ -17,8 +17,8 @@ import Notifications
 
 /// The ids `--gate` takes.
 let gateWorkloads = [
-  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W11p", "W11w", "W11s", "W11e",
-  "W2d",
+  "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W9f", "W11p", "W11w", "W11s",
+  "W11e", "W2d",
 ]
 
 @MainActor
@@ -89,6 +89,15 @@ func runGate(_ workload: String) async {
     loomGateMeasuredW9(store, actions)
     let told = observers.reduce(outside.invalidations) { $0 + $1.invalidations }
     expect(told == (changes ? 5_000 : 0), "W9 told observers \(told) times for 5,000 actions")
+  case "W9F":
+    // W9's floor: 1,000 observed `Observable` objects (no store), one changed per action.
+    let models = (0..<1_000).map { _ in W9FloorModel() }
+    let observers = models.map { model in W9Observer { _ = model.value } }
+    var generator = SeededRandomNumberGenerator(seed: 9)
+    let picks = (0..<5_000).map { _ in Int.random(in: 0..<1_000, using: &generator) }
+    loomGateMeasuredW9f(models, picks)
+    let told = observers.reduce(0) { $0 + $1.invalidations }
+    expect(told == 5_000, "W9f told observers \(told) times for 5,000 changes")
   case "W11P":
     let store = Store(initialState: W11Level1.allPresented) { W11Level1() }
     loomGateMeasuredW11p(store, w11DeepestAction, count: 2_000)
@@ -124,7 +133,9 @@ func runGate(_ workload: String) async {
     // one the store checks that the child is still there (its effects end with it, whoever
     // ends it).
     let clock = TestClock()
-    let store = Store(initialState: W11Cycle.State()) { W11Cycle() } withDependencies: {
+    let store = Store(initialState: W11Cycle.State()) {
+      W11Cycle()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     store.send(.present)
@@ -175,6 +186,11 @@ func loomGateMeasuredW3(
 @MainActor @inline(never)
 func loomGateMeasuredW9(_ store: StoreOf<ObservedList>, _ actions: [ObservedList.Action]) {
   for action in actions { store.send(action) }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW9f(_ models: [W9FloorModel], _ picks: [Int]) {
+  for pick in picks { models[pick].value += 1 }
 }
 
 @MainActor @inline(never)

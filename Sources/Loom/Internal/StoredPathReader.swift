@@ -20,6 +20,18 @@ package struct StoredPathReader<Root, Value> {
   /// Whether it reads at an offset (the key path names stored properties only).
   package var readsAtOffset: Bool { offset != nil }
 
+  /// Calls `body` with the value in `root`, in place when it is stored inline (no copy of it).
+  @inlinable
+  package func withValue<Result>(
+    in root: Root, _ body: (UnsafePointer<Value>) -> Result
+  ) -> Result {
+    guard let offset else { return withUnsafePointer(to: root[keyPath: keyPath], body) }
+    return withUnsafePointer(to: root) { pointer in
+      // As in `read(_:)`.
+      body(UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self))
+    }
+  }
+
   @inlinable
   package func read(_ root: Root) -> Value {
     guard let offset else { return root[keyPath: keyPath] }

@@ -10,6 +10,9 @@ final class StoreObservation<State>: ObservedPart {
   let attach: (StoreObservation<State>) -> Void
   /// The store, to notice that it is gone.
   weak var store: AnyObject?
+  /// For a row's store: gives the store the row as its parent's check read it, so that its
+  /// readers, reading again, do not look it up once more.
+  let remember: ((State) -> Void)?
 
   // The stored properties below are accessed on the main actor only, and no access to one is
   // open while other code runs: each is read or written in one step (`check` reads an element,
@@ -43,10 +46,12 @@ final class StoreObservation<State>: ObservedPart {
 
   init(
     store: AnyObject, currentState: @escaping () -> State,
+    remember: ((State) -> Void)? = nil,
     attach: @escaping (StoreObservation<State>) -> Void
   ) {
     self.store = store
     self.currentState = currentState
+    self.remember = remember
     self.attach = attach
   }
 
@@ -99,8 +104,8 @@ final class StoreObservation<State>: ObservedPart {
 
   /// Attaches the observation of the row `id` of the collection at `rows`.
   func attach<ID, Row>(
-    row: any ObservedPart, id: ID, of rows: KeyPath<State, IdentifiedArray<ID, Row>>,
-    access: RowsAccess<State, ID>
+    row: StoreObservation<Row>, id: ID, of rows: KeyPath<State, IdentifiedArray<ID, Row>>,
+    access: RowsAccess<State, ID, Row>
   ) {
     let group: RowsOf<State, ID, Row>
     if let existing = rowGroups[rows] as? RowsOf<State, ID, Row> {
@@ -120,7 +125,22 @@ final class StoreObservation<State>: ObservedPart {
       disarmAll(into: &changed)
       return false
     }
-    let state = currentState()
+    return check(currentState(), into: &changed)
+  }
+
+  /// `check(into:)` for a row's store, given its row as the check of its parent read it;
+  /// returns whether the store is alive (a row's store stays attached while it is, armed or not).
+  func check(row: State, into changed: inout [WatchChange]) -> Bool {
+    guard store != nil else {
+      disarmAll(into: &changed)
+      return false
+    }
+    remember?(row)
+    _ = check(row, into: &changed)
+    return true
+  }
+
+  private func check(_ state: State, into changed: inout [WatchChange]) -> Bool {
     // Loops by hand: `removeAll(where:)` is not specialized here, and cost more than the rest.
     var position = 0
     while position < armed.count {
@@ -185,19 +205,23 @@ class RowGroup<State>: RowGroupBase {
 
 @MainActor
 final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
-  let access: RowsAccess<State, ID>
+  let access: RowsAccess<State, ID, Row>
   /// The row stores' observations, by id: an ended row store and the new one of the same id,
   /// or the stores of two lists over the collection, share an id.
   // Unchecked as `StoreObservation`'s are, and for the same reasons.
+  //
+  // Each a `StoreObservation<Row>`, kept as `any ObservedPart`: in this code, generic over the
+  // app's types and not specialized, a dictionary of arrays of a generic class looks up their
+  // metadata at each use (~330 instructions each).
   @exclusivity(unchecked) var rows: [ID: [any ObservedPart]] = [:]
   /// The stamp of the collection as last checked.
   @exclusivity(unchecked) var seen: UInt64 = 0
 
-  init(_ access: RowsAccess<State, ID>) {
+  init(_ access: RowsAccess<State, ID, Row>) {
     self.access = access
   }
 
-  func attach(_ row: any ObservedPart, id: ID, in parent: StoreObservation<State>) {
+  func attach(_ row: StoreObservation<Row>, id: ID, in parent: StoreObservation<State>) {
     if rows.isEmpty { seen = access.stamp(parent.currentState()) }
     rows[id, default: []].append(row)
   }
@@ -213,41 +237,67 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   }
 
   override func check(_ state: State, into changed: inout [WatchChange]) -> Bool {
-    let (stamp, isTold) = access.written(state, seen) { id, isThere in
-      check(id, isThere: isThere, into: &changed)
-    }
-    if !isTold {
-      for id in Array(rows.keys) { check(id, isThere: access.holds(state, id), into: &changed) }
-    }
+    let (stamp, isTold) = access.written(
+      state, seen, { id, row in check(id, row: row, into: &changed) },
+      { id in removeRows(id, into: &changed) })
+    if !isTold { checkAll(state, into: &changed) }
     seen = stamp
     return !rows.isEmpty
   }
 
-  /// Checks the row `id`'s store; a row that left has its watches notified, and leaves.
+  /// Checks every row's stores, for writes that cannot tell which rows they wrote. A function
+  /// of its own: the metadata of `Row?` it needs would be looked up at every check otherwise.
+  @inline(never)
+  private func checkAll(_ state: State, into changed: inout [WatchChange]) {
+    for id in Array(rows.keys) {
+      if let row = access.row(state, id) {
+        check(id, row: row, into: &changed)
+      } else {
+        removeRows(id, into: &changed)
+      }
+    }
+  }
+
+  /// Checks the row `id`'s stores against `row`, the row there now.
   ///
   /// A row's store stays attached when nothing in it is armed any more: its readers are about
   /// to read it again (a row that changed is redrawn), and it costs nothing until its row is
   /// written again.
-  private func check(_ id: ID, isThere: Bool, into changed: inout [WatchChange]) {
+  private func check(_ id: ID, row: Row, into changed: inout [WatchChange]) {
     guard var observations = rows[id] else { return }
-    if isThere, observations.count == 1, observations[0].isAlive {
-      // The common case, without writing the entry back.
-      _ = observations[0].check(into: &changed)
+    // The common case (one store, alive), without writing the entry back.
+    if observations.count == 1 {
+      if Self.rowObservation(observations[0]).check(row: row, into: &changed) { return }
+      observations[0].isAttached = false
+      rows[id] = nil
       return
     }
     var position = 0
     while position < observations.count {
-      let row = observations[position]
-      if isThere, row.isAlive {
-        _ = row.check(into: &changed)
+      let observation = observations[position]
+      // A store that is gone has its watches disarmed by its check, and leaves.
+      if Self.rowObservation(observation).check(row: row, into: &changed) {
         position += 1
       } else {
-        row.disarmAll(into: &changed)
-        row.isAttached = false
+        observation.isAttached = false
         observations.remove(at: position)
       }
     }
     rows[id] = observations.isEmpty ? nil : observations
+  }
+
+  /// The row `id` left: its stores have their watches notified, and leave.
+  private func removeRows(_ id: ID, into changed: inout [WatchChange]) {
+    guard let observations = rows.removeValue(forKey: id) else { return }
+    for observation in observations {
+      observation.disarmAll(into: &changed)
+      observation.isAttached = false
+    }
+  }
+
+  /// A row's observation as what it is (only a `StoreObservation<Row>` is attached).
+  private static func rowObservation(_ part: any ObservedPart) -> StoreObservation<Row> {
+    unsafeDowncast(part, to: StoreObservation<Row>.self)
   }
 }
 
@@ -255,24 +305,27 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
 /// to the rows is called, so that it runs specialized (in the observation's generic code each
 /// read looked up the collection's metadata and its membership test ran generically).
 @usableFromInline
-final class RowsAccess<State, ID: Hashable & Sendable> {
-  /// Calls its third argument with each id written since the stamp `seen` (oldest first) and
-  /// whether the collection still holds it; returns the collection's stamp now, and whether
-  /// its writes could tell (`false`: every row must be checked, with `holds`).
-  let written: (State, UInt64, (ID, Bool) -> Void) -> (stamp: UInt64, isTold: Bool)
-  /// Whether the collection holds the row `id`.
-  let holds: (State, ID) -> Bool
+final class RowsAccess<State, ID: Hashable & Sendable, Row> {
+  /// Calls its third argument with each id written since the stamp `seen` (oldest first) that
+  /// the collection still holds, and the row it holds, and its fourth with each such id it no
+  /// longer holds; returns the collection's stamp now, and whether its writes could tell
+  /// (`false`: every row must be checked, with `row`). No `Row?`: the code that calls it, generic
+  /// over the app's types, would look up its metadata at each call.
+  let written: (State, UInt64, (ID, Row) -> Void, (ID) -> Void) -> (stamp: UInt64, isTold: Bool)
+  /// The row `id`, when the collection holds one.
+  let row: (State, ID) -> Row?
   /// The collection's stamp now.
   let stamp: (State) -> UInt64
 
   @usableFromInline
   init(
-    written: @escaping (State, UInt64, (ID, Bool) -> Void) -> (stamp: UInt64, isTold: Bool),
-    holds: @escaping (State, ID) -> Bool,
+    written:
+      @escaping (State, UInt64, (ID, Row) -> Void, (ID) -> Void) -> (stamp: UInt64, isTold: Bool),
+    row: @escaping (State, ID) -> Row?,
     stamp: @escaping (State) -> UInt64
   ) {
     self.written = written
-    self.holds = holds
+    self.row = row
     self.stamp = stamp
   }
 }

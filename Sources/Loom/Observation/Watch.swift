@@ -24,8 +24,11 @@ class WatchReaders: Observable {
 
   /// The name readers are registered under now.
   private var name: KeyPath<WatchReaders, Int> {
-    usesSecondName ? \WatchReaders.nextReaders : \WatchReaders.readers
+    usesSecondName ? Self.nextReadersName : Self.readersName
   }
+  // Made once: a key path literal here is instantiated at each use (a call into the run time).
+  private static let readersName = \WatchReaders.readers
+  private static let nextReadersName = \WatchReaders.nextReaders
 
   /// Registers a reader of the value, inside an observation-tracking scope.
   final func registerReader() {

@@ -157,6 +157,8 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @usableFromInline let registry = EffectRegistry<Action>()
   /// The root store's observation, while it has armed watches (see `ObservedPart`).
   weak var observation: (any ObservedPart)?
+  /// The buffer `checkObservation` collects changes in, kept between checks.
+  var spareChanges: [WatchChange] = []
 
   @usableFromInline
   init(initialState: State, reducer: R, dependencies: DependencyValues) {
@@ -340,13 +342,18 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       storage.pointee.isObserved = false
       return
     }
+    // The buffer of the last check, taken (a reader told below may send an action, whose batch
+    // checks again): no allocation per check.
     var changed: [WatchChange] = []
+    swap(&changed, &spareChanges)
     if !observation.check(into: &changed) {
       observation.isAttached = false
       self.observation = nil
       storage.pointee.isObserved = false
     }
     for watch in changed { watch.notify() }
+    changed.removeAll(keepingCapacity: true)
+    spareChanges = changed
   }
 
   @usableFromInline

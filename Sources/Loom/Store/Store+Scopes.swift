@@ -85,18 +85,20 @@ extension Store {
     let rows = StoredPathReader(toRows)
     // The ids are read at their own offset when they have one: no copy of the collection.
     let ids = StoredPathReader(toRows.appending(path: \IdentifiedArray<ID, ChildState>._ids))
-    let access = RowsAccess<State, ID>(
-      written: { state, seen, visit in
-        let collection = rows.read(state)
-        let writes = collection._writes
-        guard let first = writes.firstWrite(after: seen) else { return (writes.stamp, false) }
-        for position in first..<writes.ids.count {
-          let id = writes.ids[position]
-          visit(id, collection.contains(id: id))
+    let access = RowsAccess<State, ID, ChildState>(
+      written: { state, seen, visit, left in
+        // In place: a copy of the collection would retain (and release) each of its buffers.
+        rows.withValue(in: state) { collection in
+          let writes = collection.pointee._writes
+          guard let first = writes.firstWrite(after: seen) else { return (writes.stamp, false) }
+          for position in first..<writes.ids.count {
+            let id = writes.ids[position]
+            if let row = collection.pointee[id: id] { visit(id, row) } else { left(id) }
+          }
+          return (writes.stamp, true)
         }
-        return (writes.stamp, true)
       },
-      holds: { rows.read($0).contains(id: $1) },
+      row: { rows.read($0)[id: $1] },
       stamp: { rows.read($0)._writes.stamp })
     return _scope(
       rows: toRows, action: toRowAction, readIDs: { ids.read($0) },
@@ -116,7 +118,7 @@ extension Store {
     readIDs: @escaping (State) -> [ID],
     readRow: @escaping (State, ID) -> ChildState?,
     readRowInto: @escaping (State, ID, inout ChildState) -> Bool,
-    access: RowsAccess<State, ID>
+    access: RowsAccess<State, ID, ChildState>
   ) -> [Store<ChildState, ChildAction>] {
     // The list is read again when its ids change; each row store's readers, when its row does.
     observation.access(observation.watch(RowsKey(rows: toRows), read: readIDs))
@@ -169,6 +171,7 @@ extension Store {
     let child = Store<ChildState, ChildAction>(
       core: part, send: { part.send($0) }, parent: self)
     child.attachObservation = attach
+    if isFoundByID { child.rememberState = { part.remember($0) } }
     scopedStores.insert(child, for: key)
     return child
   }
@@ -297,6 +300,15 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
 
   func end() {
     hasEnded = true
+  }
+
+  /// Takes `value` as the part in the parent's state now: the row the observation of a row's
+  /// store was checked with, read from the parent's state now by the row's id (what
+  /// `readAgain(into:)` would read).
+  func remember(_ value: State) {
+    guard !hasEnded, readInto != nil else { return }
+    last = value
+    lastVersion = parent.stateVersion
   }
 
   var stateVersion: UInt64 { parent.stateVersion }

@@ -39,6 +39,8 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Attaches the store's observation to where it is checked, when the default (its parent, or
   /// the root core) is not it: a row store's is attached to its parent by id.
   var attachObservation: ((StoreObservation<State>) -> Void)?
+  /// Gives a row's store its row as the check of its parent's observation read it.
+  var rememberState: ((State) -> Void)?
 
   /// Creates a root store.
   ///
@@ -122,7 +124,7 @@ public final class Store<State, Action: Sendable>: Observable {
     }
     let core = core
     let observation = StoreObservation(
-      store: self, currentState: { core.currentState }, attach: attach)
+      store: self, currentState: { core.currentState }, remember: rememberState, attach: attach)
     _observation = observation
     return observation
   }
