@@ -227,26 +227,31 @@ public struct NotificationFeature: Reducer {
     public var next: String?
   }
 
+  /// What the feature is sent.
+  ///
+  /// The cases whose payload is larger than two strings are `indirect` (boxed): an action is
+  /// moved and copied at every step through the store, its effects and its queue, and a case
+  /// holding a `NotificationData` or a page made every action 305 bytes (33 now).
   public enum Action: Sendable, Equatable {
     case onAppear
     case onDisappear
     /// What was saved was read.
-    case restored(Saved)
+    indirect case restored(Saved)
     /// The saved log could not be read (the filter and the preferences, read apart, are in
     /// `saved`).
-    case restoreFailed(UserFacingError, Saved)
+    indirect case restoreFailed(UserFacingError, Saved)
     case refreshRequested
     case loadMoreRequested
-    case pageLoaded(NotificationPage, first: Bool)
+    indirect case pageLoaded(NotificationPage, first: Bool)
     /// The first page a cache on the device holds, shown at launch until the server's arrives:
     /// an older first page.
-    case cachedPageLoaded(NotificationPage)
+    indirect case cachedPageLoaded(NotificationPage)
     case pageFailed(UserFacingError)
     case updatesConnected
-    case liveEvent(NotificationEvent)
+    indirect case liveEvent(NotificationEvent)
     /// The catch-up from a cursor answered with a snapshot at an older cursor: the server's
     /// change log started again (its database was made anew), and the snapshot is its feed.
-    case feedStartedAgain(NotificationEvent)
+    indirect case feedStartedAgain(NotificationEvent)
     /// The live stream failed, after `attempt` reconnections that never connected.
     case updatesFailed(UserFacingError, attempt: Int)
     case reconnect(attempt: Int)
@@ -279,19 +284,19 @@ public struct NotificationFeature: Reducer {
     /// server's feed was at `cursor`, and `change` was the person's newest change then. Those
     /// changed since (by a newer copy, or by a newer change of the person's) are left as they
     /// are.
-    case targetUnreadLoaded(
+    indirect case targetUnreadLoaded(
       Entity, [NotificationData], cursor: ChangeCursor?, after: UUID?)
-    case targetUnreadFailed(Entity, UserFacingError)
+    indirect case targetUnreadFailed(Entity, UserFacingError)
     case notificationTapped(String)
     /// Loads a notification the list has not loaded (for a shell to show it), by id.
     case loadNotification(String)
     /// A notification fetched by id: held, and tapped if the fetch was for a tap.
-    case notificationLoaded(NotificationData, thenTap: Bool)
-    case notificationLoadFailed(id: String, UserFacingError, thenTap: Bool)
+    indirect case notificationLoaded(NotificationData, thenTap: Bool)
+    indirect case notificationLoadFailed(id: String, UserFacingError, thenTap: Bool)
     /// The server's copy of a push it has not listed, asked for by id when the person changed
     /// it (`nil`: the server does not have it yet). Held, it lets the changes waiting for the
     /// push be sent.
-    case pushLookedUp(id: String, NotificationData?)
+    indirect case pushLookedUp(id: String, NotificationData?)
     /// The server said it deleted a notification, at a cursor, answering a look-up of a push it
     /// has not listed or a change to the notification (another device deleted it first). The
     /// deletion holds against older copies, the push is not shown any more, and the changes
@@ -302,8 +307,8 @@ public struct NotificationFeature: Reducer {
     case foregroundChanged(Bool)
 
     case dismissError
-    case preferences(NotificationPreferencesFeature.Action)
-    case delegate(Delegate)
+    indirect case preferences(NotificationPreferencesFeature.Action)
+    indirect case delegate(Delegate)
 
     /// What the feature tells its parent.
     public enum Delegate: Sendable, Equatable {
