@@ -206,52 +206,52 @@ class RowGroup<State>: RowGroupBase {
 @MainActor
 final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   let access: RowsAccess<State, ID, Row>
-  /// The row stores' observations, by id: an ended row store and the new one of the same id,
-  /// or the stores of two lists over the collection, share an id.
-  // Unchecked as `StoreObservation`'s are, and for the same reasons.
-  //
-  // Each a `StoreObservation<Row>`, kept as `any ObservedPart`: in this code, generic over the
-  // app's types and not specialized, a dictionary of arrays of a generic class looks up their
-  // metadata at each use (~330 instructions each).
-  @exclusivity(unchecked) var rows: [ID: [any ObservedPart]] = [:]
+  /// The row stores' observations, by id (see `RowTable`).
+  let table: RowTable<ID>
   /// The stamp of the collection as last checked.
+  // Unchecked as `StoreObservation`'s are, and for the same reasons.
   @exclusivity(unchecked) var seen: UInt64 = 0
 
   init(_ access: RowsAccess<State, ID, Row>) {
     self.access = access
+    self.table = access.table
   }
 
   func attach(_ row: StoreObservation<Row>, id: ID, in parent: StoreObservation<State>) {
-    if rows.isEmpty { seen = access.stamp(parent.currentState()) }
-    rows[id, default: []].append(row)
+    if table.entries.isEmpty { seen = access.stamp(parent.currentState()) }
+    if let stores = table.entries[id] {
+      stores.observations.append(row)
+    } else {
+      table.entries[id] = RowStores(row)
+    }
   }
 
   override func disarmAll(into changed: inout [WatchChange]) {
-    for observations in rows.values {
-      for row in observations {
+    for stores in table.entries.values {
+      for row in stores.observations {
         row.disarmAll(into: &changed)
         row.isAttached = false
       }
     }
-    rows.removeAll()
+    table.entries.removeAll()
   }
 
   override func check(_ state: State, into changed: inout [WatchChange]) -> Bool {
     let (stamp, isTold) = access.written(
-      state, seen, { id, row in check(id, row: row, into: &changed) },
+      state, seen, { id, row, stores in check(id, row: row, stores, into: &changed) },
       { id in removeRows(id, into: &changed) })
     if !isTold { checkAll(state, into: &changed) }
     seen = stamp
-    return !rows.isEmpty
+    return !table.entries.isEmpty
   }
 
   /// Checks every row's stores, for writes that cannot tell which rows they wrote. A function
   /// of its own: the metadata of `Row?` it needs would be looked up at every check otherwise.
   @inline(never)
   private func checkAll(_ state: State, into changed: inout [WatchChange]) {
-    for id in Array(rows.keys) {
+    for (id, stores) in Array(table.entries) {
       if let row = access.row(state, id) {
-        check(id, row: row, into: &changed)
+        check(id, row: row, stores, into: &changed)
       } else {
         removeRows(id, into: &changed)
       }
@@ -263,33 +263,25 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   /// A row's store stays attached when nothing in it is armed any more: its readers are about
   /// to read it again (a row that changed is redrawn), and it costs nothing until its row is
   /// written again.
-  private func check(_ id: ID, row: Row, into changed: inout [WatchChange]) {
-    guard var observations = rows[id] else { return }
-    // The common case (one store, alive), without writing the entry back.
-    if observations.count == 1 {
-      if Self.rowObservation(observations[0]).check(row: row, into: &changed) { return }
-      observations[0].isAttached = false
-      rows[id] = nil
-      return
-    }
+  private func check(_ id: ID, row: Row, _ stores: RowStores, into changed: inout [WatchChange]) {
     var position = 0
-    while position < observations.count {
-      let observation = observations[position]
+    while position < stores.observations.count {
+      let observation = stores.observations[position]
       // A store that is gone has its watches disarmed by its check, and leaves.
       if Self.rowObservation(observation).check(row: row, into: &changed) {
         position += 1
       } else {
         observation.isAttached = false
-        observations.remove(at: position)
+        stores.observations.remove(at: position)
       }
     }
-    rows[id] = observations.isEmpty ? nil : observations
+    if stores.observations.isEmpty { table.entries[id] = nil }
   }
 
   /// The row `id` left: its stores have their watches notified, and leave.
   private func removeRows(_ id: ID, into changed: inout [WatchChange]) {
-    guard let observations = rows.removeValue(forKey: id) else { return }
-    for observation in observations {
+    guard let stores = table.entries.removeValue(forKey: id) else { return }
+    for observation in stores.observations {
       observation.disarmAll(into: &changed)
       observation.isAttached = false
     }
@@ -301,17 +293,50 @@ final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   }
 }
 
+/// The observations of a collection's row stores, by id: an ended row store and the new one of
+/// the same id, or the stores of two lists over the collection, share an id. Made where
+/// `scope(state:action:)` to the rows is called, so that the check of the rows, made there too,
+/// looks an id up specialized (in the observation's generic code, hashing an id and looking it
+/// up in a generic dictionary cost ~320 instructions, through the standard library's
+/// unspecialized dictionary code).
+@usableFromInline
+final class RowTable<ID: Hashable> {
+  // Main actor only (the observation's), and no access held across a call: unchecked, as
+  // `StoreObservation`'s are.
+  @exclusivity(unchecked) @usableFromInline var entries: [ID: RowStores] = [:]
+
+  @usableFromInline
+  init() {}
+}
+
+/// The observations of the stores of one row, each a `StoreObservation<Row>`, kept as
+/// `any ObservedPart`: in the observation's generic code an array of a generic class looks up
+/// its metadata at each use (~330 instructions each). A class: the check of the rows changes it
+/// without writing the table.
+@usableFromInline
+final class RowStores {
+  @exclusivity(unchecked) var observations: [any ObservedPart]
+
+  init(_ observation: any ObservedPart) {
+    observations = [observation]
+  }
+}
+
 /// What the check of a list's rows reads of the collection, made where `scope(state:action:)`
 /// to the rows is called, so that it runs specialized (in the observation's generic code each
 /// read looked up the collection's metadata and its membership test ran generically).
 @usableFromInline
 final class RowsAccess<State, ID: Hashable & Sendable, Row> {
   /// Calls its third argument with each id written since the stamp `seen` (oldest first) that
-  /// the collection still holds, and the row it holds, and its fourth with each such id it no
-  /// longer holds; returns the collection's stamp now, and whether its writes could tell
-  /// (`false`: every row must be checked, with `row`). No `Row?`: the code that calls it, generic
-  /// over the app's types, would look up its metadata at each call.
-  let written: (State, UInt64, (ID, Row) -> Void, (ID) -> Void) -> (stamp: UInt64, isTold: Bool)
+  /// the collection still holds and that has stores in `table`, with the row it holds and the
+  /// stores, and its fourth with each such id it no longer holds; returns the collection's
+  /// stamp now, and whether its writes could tell (`false`: every row must be checked, with
+  /// `row`). No `Row?`: the code that calls it, generic over the app's types, would look up its
+  /// metadata at each call.
+  let written:
+    (State, UInt64, (ID, Row, RowStores) -> Void, (ID) -> Void) -> (stamp: UInt64, isTold: Bool)
+  /// The row stores' observations by id, which `written` looks up (it is given the same table).
+  let table: RowTable<ID>
   /// The row `id`, when the collection holds one.
   let row: (State, ID) -> Row?
   /// The collection's stamp now.
@@ -320,11 +345,15 @@ final class RowsAccess<State, ID: Hashable & Sendable, Row> {
   @usableFromInline
   init(
     written:
-      @escaping (State, UInt64, (ID, Row) -> Void, (ID) -> Void) -> (stamp: UInt64, isTold: Bool),
+      @escaping (State, UInt64, (ID, Row, RowStores) -> Void, (ID) -> Void) -> (
+        stamp: UInt64, isTold: Bool
+      ),
+    table: RowTable<ID>,
     row: @escaping (State, ID) -> Row?,
     stamp: @escaping (State) -> UInt64
   ) {
     self.written = written
+    self.table = table
     self.row = row
     self.stamp = stamp
   }

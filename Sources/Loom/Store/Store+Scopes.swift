@@ -85,6 +85,7 @@ extension Store {
     let rows = StoredPathReader(toRows)
     // The ids are read at their own offset when they have one: no copy of the collection.
     let ids = StoredPathReader(toRows.appending(path: \IdentifiedArray<ID, ChildState>._ids))
+    let table = RowTable<ID>()
     let access = RowsAccess<State, ID, ChildState>(
       written: { state, seen, visit, left in
         // In place: a copy of the collection would retain (and release) each of its buffers.
@@ -93,11 +94,14 @@ extension Store {
           guard let first = writes.firstWrite(after: seen) else { return (writes.stamp, false) }
           for position in first..<writes.ids.count {
             let id = writes.ids[position]
-            if let row = collection.pointee[id: id] { visit(id, row) } else { left(id) }
+            // A row nobody reads has nothing to check.
+            guard let stores = table.entries[id] else { continue }
+            if let row = collection.pointee[id: id] { visit(id, row, stores) } else { left(id) }
           }
           return (writes.stamp, true)
         }
       },
+      table: table,
       row: { rows.read($0)[id: $1] },
       stamp: { rows.read($0)._writes.stamp })
     return _scope(
