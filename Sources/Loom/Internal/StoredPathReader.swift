@@ -27,7 +27,8 @@ package struct StoredPathReader<Root, Value> {
   ) -> Result {
     guard let offset else { return withUnsafePointer(to: root[keyPath: keyPath], body) }
     return withUnsafePointer(to: root) { pointer in
-      // As in `read(_:)`.
+      // As in `read(_:)`, which does not call this: through the closure, a read in code
+      // generic over the app's types cost ~40 instructions more (W9b +1.8%).
       body(UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self))
     }
   }

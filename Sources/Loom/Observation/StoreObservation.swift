@@ -206,15 +206,15 @@ class RowGroup<State>: RowGroupBase {
 @MainActor
 final class RowsOf<State, ID: Hashable & Sendable, Row>: RowGroup<State> {
   let access: RowsAccess<State, ID, Row>
-  /// The row stores' observations, by id (see `RowTable`).
-  let table: RowTable<ID>
+  /// The row stores' observations, by id (see `RowTable`): the table `access.written` looks
+  /// ids up in.
+  var table: RowTable<ID> { access.table }
   /// The stamp of the collection as last checked.
   // Unchecked as `StoreObservation`'s are, and for the same reasons.
   @exclusivity(unchecked) var seen: UInt64 = 0
 
   init(_ access: RowsAccess<State, ID, Row>) {
     self.access = access
-    self.table = access.table
   }
 
   func attach(_ row: StoreObservation<Row>, id: ID, in parent: StoreObservation<State>) {

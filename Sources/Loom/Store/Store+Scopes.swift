@@ -85,6 +85,7 @@ extension Store {
     let rows = StoredPathReader(toRows)
     // The ids are read at their own offset when they have one: no copy of the collection.
     let ids = StoredPathReader(toRows.appending(path: \IdentifiedArray<ID, ChildState>._ids))
+    let readRow: (State, ID) -> ChildState? = { rows.read($0)[id: $1] }
     let table = RowTable<ID>()
     let access = RowsAccess<State, ID, ChildState>(
       written: { state, seen, visit, left in
@@ -102,11 +103,11 @@ extension Store {
         }
       },
       table: table,
-      row: { rows.read($0)[id: $1] },
+      row: readRow,
       stamp: { rows.read($0)._writes.stamp })
     return _scope(
       rows: toRows, action: toRowAction, readIDs: { ids.read($0) },
-      readRow: { rows.read($0)[id: $1] },
+      readRow: readRow,
       readRowInto: { state, id, row in
         guard let found = rows.read(state)[id: id] else { return false }
         row = found
