@@ -12,6 +12,11 @@ import Foundation
 ///
 /// Its JSON shape, shared by the HTTP API and the inbox file, is written out in
 /// `NotificationData+Codable.swift`.
+///
+/// A value type like any other. Its fields that hold references of their own (the texts, the
+/// type, the target, the details, the thread) are kept in one box that copies share until one
+/// of them is written, so a copy retains two references, not ten: a `markAsRead` copied a
+/// notification ~40 times, and those copies cost more than the rest of the feature's reducer.
 public struct NotificationData: Identifiable, Sendable, Hashable {
   /// The backend's identifier, unique in the feed.
   ///
@@ -25,21 +30,39 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
   /// ```swift
   /// notification.type.symbolName   // "bell.badge.fill" for a ping
   /// ```
-  public var type: NotificationType
+  public var type: NotificationType {
+    get { content.fields.type }
+    _modify {
+      makeContentUnique()
+      yield &content.fields.type
+    }
+  }
 
   /// A short headline.
   ///
   /// ```swift
   /// Text(notification.title)
   /// ```
-  public var title: String
+  public var title: String {
+    get { content.fields.title }
+    _modify {
+      makeContentUnique()
+      yield &content.fields.title
+    }
+  }
 
   /// The body text; may be empty.
   ///
   /// ```swift
   /// Text(notification.message)
   /// ```
-  public var message: String
+  public var message: String {
+    get { content.fields.message }
+    _modify {
+      makeContentUnique()
+      yield &content.fields.message
+    }
+  }
 
   /// When the notification was created.
   ///
@@ -60,21 +83,39 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
   /// ```swift
   /// if case .contact(let contactID) = notification.target { open(contactID) }
   /// ```
-  public var target: NotificationTarget
+  public var target: NotificationTarget {
+    get { content.fields.target }
+    _modify {
+      makeContentUnique()
+      yield &content.fields.target
+    }
+  }
 
   /// Extra, typed information for the target's screen, if the backend sent any.
   ///
   /// ```swift
   /// if case .contact(let contact)? = notification.details { print(contact.name) }
   /// ```
-  public var details: NotificationDetails?
+  public var details: NotificationDetails? {
+    get { content.fields.details }
+    _modify {
+      makeContentUnique()
+      yield &content.fields.details
+    }
+  }
 
   /// Groups related notifications (the APNs `thread-id`); `nil` for none.
   ///
   /// ```swift
   /// let threads = Dictionary(grouping: feed, by: \.threadID)
   /// ```
-  public var threadID: String?
+  public var threadID: String? {
+    get { content.fields.threadID }
+    _modify {
+      makeContentUnique()
+      yield &content.fields.threadID
+    }
+  }
 
   /// How insistently the notification is presented.
   ///
@@ -99,6 +140,9 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
   /// if incoming.version ?? .zero >= shown.version ?? .zero { shown = incoming }
   /// ```
   public var version: ChangeCursor?
+
+  /// The fields with references of their own, shared by copies until one is written.
+  private var content: Content
 
   /// Creates a notification; everything after `timestamp` has a default.
   ///
@@ -131,17 +175,75 @@ public struct NotificationData: Identifiable, Sendable, Hashable {
     version: ChangeCursor? = nil
   ) {
     self.id = id
-    self.type = type
-    self.title = title
-    self.message = message
     self.timestamp = timestamp
     self.isRead = isRead
-    self.target = target
-    self.details = details
-    self.threadID = threadID
     self.priority = priority
     self.isLocal = isLocal
     self.version = version
+    content = Content(
+      Content.Fields(
+        type: type, title: title, message: message, target: target, details: details,
+        threadID: threadID))
+  }
+
+  /// Gives this value a box of its own before one of the boxed fields is written.
+  private mutating func makeContentUnique() {
+    if !isKnownUniquelyReferenced(&content) { content = Content(content.fields) }
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.id == rhs.id && lhs.timestamp == rhs.timestamp && lhs.isRead == rhs.isRead
+      && lhs.priority == rhs.priority && lhs.isLocal == rhs.isLocal && lhs.version == rhs.version
+      && (lhs.content === rhs.content || lhs.content.fields == rhs.content.fields)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(timestamp)
+    hasher.combine(isRead)
+    hasher.combine(priority)
+    hasher.combine(isLocal)
+    hasher.combine(version)
+    hasher.combine(content.fields)
+  }
+}
+
+extension NotificationData {
+  /// The box of a notification's fields that hold references of their own.
+  private final class Content: @unchecked Sendable {
+    // Safe to send where the notification is: a box is written only through
+    // `NotificationData`'s accessors, after `makeContentUnique` made it the only value's that
+    // holds it (so no other thread can be reading it); once shared, a box is never written
+    // again, as with an array's storage. No access overlaps another either (the value that
+    // writes is held `inout`), so the run-time exclusivity check would only cost.
+    @exclusivity(unchecked) var fields: Fields
+
+    init(_ fields: Fields) {
+      self.fields = fields
+    }
+
+    struct Fields: Hashable, Sendable {
+      var type: NotificationType
+      var title: String
+      var message: String
+      var target: NotificationTarget
+      var details: NotificationDetails?
+      var threadID: String?
+    }
+  }
+}
+
+extension NotificationData: CustomReflectable {
+  /// Its fields, as a struct's are reflected (dumps and test failures show them, not the box).
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "id": id, "type": type, "title": title, "message": message, "timestamp": timestamp,
+        "isRead": isRead, "target": target, "details": details as Any, "threadID": threadID as Any,
+        "priority": priority, "isLocal": isLocal, "version": version as Any,
+      ],
+      displayStyle: .struct)
   }
 }
 
