@@ -347,7 +347,51 @@ public struct ChangeLog: Sendable, Hashable {
   public mutating func forget(
     reflectedIn ids: some Sequence<String>, copy: (String) -> NotificationData?
   ) {
-    func isReflected(_ record: ChangeRecord) -> Bool {
+    // The oldest records of each notification that reflect the copy held, up to the first one
+    // that does not, found once per notification. (Static, over the records passed in: a
+    // nested function reading `indexed` captured the whole log, and copied its records.)
+    var prefixes = ReflectedPrefixes()
+    var leaving: Set<UUID> = []
+    for id in ids {
+      for recordID in prefixes.prefix(of: id, in: indexed, copy: copy)
+      where !leaving.contains(recordID) {
+        guard let record = indexed[recordID] else { continue }
+        let names = record.intent.ids
+        guard
+          names.count == 1
+            || names.allSatisfy({
+              prefixes.prefix(of: $0, in: indexed, copy: copy).contains(recordID)
+            })
+        else { continue }
+        leaving.insert(recordID)
+      }
+    }
+    if !leaving.isEmpty { removeRecords(leaving) }
+  }
+
+  /// The records of each notification a ``forget(reflectedIn:copy:)`` looked at that leave if
+  /// every notification they name lets them: the first one's kept apart, so that the usual
+  /// call, for one notification, makes no dictionary.
+  private struct ReflectedPrefixes {
+    var first: (id: String, prefix: [UUID])?
+    var others: [String: [UUID]] = [:]
+
+    mutating func prefix(
+      of id: String, in records: IndexedRecords, copy: (String) -> NotificationData?
+    ) -> [UUID] {
+      if let first, first.id == id { return first.prefix }
+      if let prefix = others[id] { return prefix }
+      var prefix: [UUID] = []
+      for record in records.touching(id) {
+        guard Self.isReflected(record, copy: copy) else { break }
+        prefix.append(record.id)
+      }
+      if first == nil { first = (id, prefix) } else { others[id] = prefix }
+      return prefix
+    }
+
+    /// Whether every notification `record` names is held in a copy that reflects it.
+    static func isReflected(_ record: ChangeRecord, copy: (String) -> NotificationData?) -> Bool {
       guard case .acknowledged(let cursor) = record.status, !record.touchesEverything else {
         return false
       }
@@ -359,29 +403,6 @@ public struct ChangeLog: Sendable, Hashable {
           || record.intent.applied(to: held) == held
       }
     }
-    // The oldest records of each notification that reflect the copy held, up to the first one
-    // that does not.
-    var prefixes: [String: Set<UUID>] = [:]
-    func reflectedPrefix(of id: String) -> Set<UUID> {
-      if let prefix = prefixes[id] { return prefix }
-      var prefix: Set<UUID> = []
-      for record in indexed.touching(id) {
-        guard isReflected(record) else { break }
-        prefix.insert(record.id)
-      }
-      prefixes[id] = prefix
-      return prefix
-    }
-    var leaving: Set<UUID> = []
-    for id in ids {
-      for recordID in reflectedPrefix(of: id) where !leaving.contains(recordID) {
-        guard let record = indexed[recordID],
-          record.intent.ids.allSatisfy({ reflectedPrefix(of: $0).contains(recordID) })
-        else { continue }
-        leaving.insert(recordID)
-      }
-    }
-    if !leaving.isEmpty { removeRecords(leaving) }
   }
 
   // MARK: Pushes and notices

@@ -73,4 +73,23 @@ struct ChangeLogPushTests {
     log.forget(reflectedIn: ["n1"]) { _ in fresh }
     #expect(log.records.isEmpty)
   }
+
+  /// A record naming several notifications leaves only when it is among the oldest records of
+  /// each: reflected on `n1`, a mark-all of `n1` and `n2` stays while an older change to `n2`
+  /// has not been answered.
+  @Test func aRecordOfSeveralNotificationsWaitsForTheOlderRecordsOfEach() {
+    var log = ChangeLog()
+    log.record(.markAsUnread("n2"), id: UUID(1))
+    log.record(.markAllAsRead(["n1", "n2"]), id: UUID(2))
+    log.markSending(UUID(2))
+    log.acknowledge(UUID(2), at: 6)
+    let copies = ["n1", "n2"].map { ChangeLogTests.notification($0, version: 6) }
+    let held = { (id: String) in copies.first { $0.id == id } }
+    log.forget(reflectedIn: ["n1"], copy: held)
+    #expect(log.records.map(\.id) == [UUID(1), UUID(2)])
+    log.markSending(UUID(1))
+    log.acknowledge(UUID(1), at: 5)
+    log.forget(reflectedIn: ["n1", "n2"], copy: held)
+    #expect(log.records.isEmpty)
+  }
 }
