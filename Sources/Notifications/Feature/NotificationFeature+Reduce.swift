@@ -566,8 +566,7 @@ extension NotificationFeature {
     var records: [ChangeRecord] = []
     records.reserveCapacity(ready.count)
     for id in ready {
-      state.log.markSending(id)
-      if let record = state.log[id] { records.append(record) }
+      if let record = state.log.markSending(id) { records.append(record) }
     }
     return records
   }

@@ -127,9 +127,21 @@ extension ChangeLog {
 
   /// Sets the status of the record with this id.
   mutating func setStatus(_ status: ChangeRecord.Status, of id: UUID) {
-    guard var record = indexed[id] else { return }
-    record.status = status
-    updateRecord(record)
+    updateStatus(of: id) { _ in status }
+  }
+
+  /// Gives the record with this id the status `newStatus` makes of its own (`nil` leaves it),
+  /// looking the id up once, and notes the change unless `isSaved` (the store has it already).
+  ///
+  /// - Returns: The record before and after, or `nil` when none has the id or it is left.
+  @discardableResult
+  mutating func updateStatus(
+    of id: UUID, isSaved: Bool = false,
+    _ newStatus: (ChangeRecord.Status) -> ChangeRecord.Status?
+  ) -> (before: ChangeRecord, after: ChangeRecord)? {
+    guard let (before, after) = indexed.updateStatus(of: id, newStatus) else { return nil }
+    if !isSaved { journal.note(.record(Journal.RecordChange(id: id, before: before))) }
+    return (before, after)
   }
 
   @discardableResult

@@ -227,9 +227,14 @@ public struct ChangeLog: Sendable, Hashable {
   public var newestAcknowledgement: ChangeCursor? { indexed.newestAcknowledgement }
 
   /// Notes that the record's request was sent.
-  public mutating func markSending(_ id: UUID) {
-    guard case .pending(let failures) = indexed[id]?.status else { return }
-    setStatus(.sending(failures: failures), of: id)
+  ///
+  /// - Returns: The record, now in flight, or `nil` when no pending record has this id.
+  @discardableResult
+  public mutating func markSending(_ id: UUID) -> ChangeRecord? {
+    updateStatus(of: id) { status in
+      guard case .pending(let failures) = status else { return nil }
+      return .sending(failures: failures)
+    }?.after
   }
 
   /// Notes the server's answer: it applied the record at `cursor`. A server that answers no
@@ -244,16 +249,8 @@ public struct ChangeLog: Sendable, Hashable {
   public mutating func acknowledge(
     _ id: UUID, at cursor: ChangeCursor?, isSaved: Bool = false
   ) -> ChangeRecord? {
-    guard var record = indexed[id] else { return nil }
     guard let cursor else { return removeRecord(id: id) }
-    guard isSaved else {
-      setStatus(.acknowledged(cursor), of: id)
-      return record
-    }
-    let old = record
-    record.status = .acknowledged(cursor)
-    indexed.update(record)
-    return old
+    return updateStatus(of: id, isSaved: isSaved) { _ in .acknowledged(cursor) }?.before
   }
 
   /// What became of a record whose attempt failed.

@@ -84,6 +84,26 @@ struct IndexedRecords: Sendable {
     return old
   }
 
+  /// Gives the record with this id the status `newStatus` makes of its own (`nil` leaves it
+  /// as it is), looking the id up once.
+  ///
+  /// - Returns: The record before and after, or `nil` when none has the id or it is left.
+  /// - Complexity: O(*k*) for *k* notifications it names, plus O(log *a*) for *a* acknowledged
+  ///   records when it is or was acknowledged.
+  mutating func updateStatus(
+    of id: UUID, _ newStatus: (ChangeRecord.Status) -> ChangeRecord.Status?
+  ) -> (before: ChangeRecord, after: ChangeRecord)? {
+    guard let position = records.index(id: id) else { return nil }
+    let before = records[position]
+    guard let status = newStatus(before.status) else { return nil }
+    var after = before
+    after.status = status
+    unindexStatus(of: before)
+    records[position] = after
+    indexStatus(of: after)
+    return (before, after)
+  }
+
   /// Removes the record with this id.
   ///
   /// - Complexity: O(*m* + *k* × *n*) for the *m* records after it and the *n* records of each

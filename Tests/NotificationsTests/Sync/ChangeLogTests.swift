@@ -24,6 +24,23 @@ struct ChangeLogTests {
     #expect(log.recordsReadyToSend == [UUID(1)])
   }
 
+  /// Only a pending record is marked in flight: one in flight or acknowledged already stays as
+  /// it is (an answer is not undone by a late second send).
+  @Test func onlyAPendingRecordIsMarkedSending() {
+    var log = ChangeLog()
+    log.record(.markAsRead("n1"), id: UUID(1))
+    #expect(
+      log.markSending(UUID(1))
+        == ChangeRecord(id: UUID(1), intent: .markAsRead("n1"), status: .sending(failures: 0)))
+    #expect(log.markSending(UUID(1)) == nil)
+    log.acknowledge(UUID(1), at: 7)
+    #expect(log.markSending(UUID(1)) == nil)
+    #expect(log.markSending(UUID(2)) == nil)
+    #expect(
+      log.records.elements
+        == [ChangeRecord(id: UUID(1), intent: .markAsRead("n1"), status: .acknowledged(7))])
+  }
+
   @Test func aNewerChangeToANotificationWaitsForTheOlderOnesAcknowledgement() {
     var log = ChangeLog()
     log.record(.markAsRead("n1"), id: UUID(1))
