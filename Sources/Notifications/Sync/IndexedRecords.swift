@@ -77,11 +77,8 @@ struct IndexedRecords: Sendable {
   ///   records when it is or was acknowledged.
   @discardableResult
   mutating func update(_ record: ChangeRecord) -> ChangeRecord? {
-    guard let old = records[id: record.id] else { return nil }
-    unindexStatus(of: old)
-    records[id: record.id] = record
-    indexStatus(of: record)
-    return old
+    guard let position = records.index(id: record.id) else { return nil }
+    return replace(at: position, with: record)
   }
 
   /// Gives the record with this id the status `newStatus` makes of its own (`nil` leaves it
@@ -94,14 +91,19 @@ struct IndexedRecords: Sendable {
     of id: UUID, _ newStatus: (ChangeRecord.Status) -> ChangeRecord.Status?
   ) -> (before: ChangeRecord, after: ChangeRecord)? {
     guard let position = records.index(id: id) else { return nil }
-    let before = records[position]
-    guard let status = newStatus(before.status) else { return nil }
-    var after = before
+    var after = records[position]
+    guard let status = newStatus(after.status) else { return nil }
     after.status = status
-    unindexStatus(of: before)
-    records[position] = after
-    indexStatus(of: after)
-    return (before, after)
+    return (replace(at: position, with: after), after)
+  }
+
+  /// Puts `record` at `position`, in the place of the record with its id, and returns that one.
+  private mutating func replace(at position: Int, with record: ChangeRecord) -> ChangeRecord {
+    let old = records[position]
+    unindexStatus(of: old)
+    records[position] = record
+    indexStatus(of: record)
+    return old
   }
 
   /// Removes the record with this id.
