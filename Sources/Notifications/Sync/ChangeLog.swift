@@ -319,8 +319,10 @@ public struct ChangeLog: Sendable, Hashable {
   /// A record that waited for its backoff after failing for now is pending again: sent when its
   /// turn comes.
   public mutating func retry(_ id: UUID) {
-    guard case .waiting(let failures) = indexed[id]?.status else { return }
-    setStatus(.pending(failures: failures), of: id)
+    updateStatus(of: id) { status in
+      guard case .waiting(let failures) = status else { return nil }
+      return .pending(failures: failures)
+    }
   }
 
   /// Rule 6: the acknowledged records whose cursor `seen` reaches leave. `seen` is the cursor up

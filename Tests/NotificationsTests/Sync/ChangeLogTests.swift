@@ -41,6 +41,19 @@ struct ChangeLogTests {
         == [ChangeRecord(id: UUID(1), intent: .markAsRead("n1"), status: .acknowledged(7))])
   }
 
+  /// Only a record waiting for its backoff is made pending again by a retry: one in flight
+  /// stays in flight.
+  @Test func onlyAWaitingRecordIsRetried() {
+    var log = ChangeLog()
+    log.record(.markAsRead("n1"), id: UUID(1))
+    log.markSending(UUID(1))
+    log.retry(UUID(1))
+    #expect(log[UUID(1)]?.status == .sending(failures: 0))
+    _ = log.fail(UUID(1), with: .server(status: 503), at: Self.start)
+    log.retry(UUID(1))
+    #expect(log[UUID(1)]?.status == .pending(failures: 1))
+  }
+
   @Test func aNewerChangeToANotificationWaitsForTheOlderOnesAcknowledgement() {
     var log = ChangeLog()
     log.record(.markAsRead("n1"), id: UUID(1))
