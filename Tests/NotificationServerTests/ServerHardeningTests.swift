@@ -126,8 +126,17 @@ struct ServerHardeningTests {
     #expect(
       text == #"{"error":"internal_error","message":"The server's inbox failed; its log says why."}"#)
     #expect(!text.contains(folder.path))
+    // The same through a socket: the bytes a client reads hold no path either.
+    let server = HTTPServer(port: 0, handler: api.handle)
+    let port = try server.start()
+    defer { server.stop() }
+    let answer = await TestServer.raw(
+      Array("GET /api/notifications HTTP/1.1\r\nConnection: close\r\n\r\n".utf8), port: port)
+    #expect(answer.hasPrefix("HTTP/1.1 500"))
+    #expect(answer.hasSuffix(text))
+    #expect(!answer.contains(folder.path))
     let lines = logged.withLock { $0 }
-    #expect(lines.count == 1)
-    #expect(lines.first?.contains(url.path) == true)
+    #expect(lines.count == 2)
+    #expect(lines.allSatisfy { $0.contains(url.path) })
   }
 }

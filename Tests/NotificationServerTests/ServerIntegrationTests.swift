@@ -115,6 +115,49 @@ struct ServerIntegrationTests {
     }
   }
 
+  /// `/unread` answers at most `limit` notifications (500 when not given) and a cursor to the
+  /// rest; the client follows it.
+  @Test func anEntitysUnreadNotificationsComeInBoundedPages() async throws {
+    let feed = (0..<503).map { index in
+      var notification = sample("n\(index)", secondsAgo: Double(index))
+      notification.target = .alert(alertID: "a1")
+      return notification
+    }
+    let server = try TestServer(notifications: feed)
+    defer { server.stop() }
+    struct Unread: Decodable {
+      var items: [NotificationData]
+      var nextCursor: String?
+    }
+    func unread(_ query: String) async throws -> Unread {
+      let response = await server.raw(
+        "GET /api/notifications/unread?alert=a1\(query) HTTP/1.1\r\n"
+          + "Authorization: Bearer secret\r\nConnection: close\r\n\r\n")
+      #expect(response.hasPrefix("HTTP/1.1 200"), "\(query): \(response.prefix(200))")
+      let body = response.range(of: "\r\n\r\n")?.upperBound ?? response.endIndex
+      return try JSONDecoder().decode(Unread.self, from: Data(response[body...].utf8))
+    }
+    let first = try await unread("&limit=2")
+    #expect(first.items.map(\.id) == ["n0", "n1"])
+    let cursor = try #require(first.nextCursor)
+    let second = try await unread("&limit=2&cursor=\(cursor)")
+    #expect(second.items.map(\.id) == ["n2", "n3"])
+    // Without a limit: the first 500, and a cursor to the last 3.
+    let unbounded = try await unread("")
+    #expect(unbounded.items.map(\.id) == (0..<500).map { "n\($0)" })
+    let rest = try await unread("&cursor=\(try #require(unbounded.nextCursor))")
+    #expect(rest.items.map(\.id) == ["n500", "n501", "n502"])
+    #expect(rest.nextCursor == nil)
+    for limit in ["0", "501", "-1", "x"] {
+      let refused = await server.raw(
+        "GET /api/notifications/unread?alert=a1&limit=\(limit) HTTP/1.1\r\n"
+          + "Authorization: Bearer secret\r\nConnection: close\r\n\r\n")
+      #expect(refused.hasPrefix("HTTP/1.1 400"), "limit=\(limit): \(refused)")
+    }
+    let client = NotificationClient.live(baseURL: server.baseURL, token: "secret")
+    #expect(try await client.fetchUnread(.alert("a1")).map(\.id) == feed.map(\.id))
+  }
+
   @Test func againstAServerWithoutTheUnreadRouteTheClientSearchesThePages() async throws {
     var about = sample("n1", secondsAgo: 1)
     about.target = .alert(alertID: "a1")

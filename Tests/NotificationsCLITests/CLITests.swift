@@ -345,6 +345,41 @@ struct CLITests {
     #expect(try LocalInbox(url: cli.inbox).count() == 0)
   }
 
+  /// `push`, `notice` and `watch` cost what they say, whatever the inbox holds: each loads the
+  /// first page only (`notice` printed once 199 load-mores on 10,000 notifications).
+  @Test func pushNoticeAndWatchLoadTheFirstPageOnly() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    #expect(try await cli("seed", "--count", "300").status == 0)
+    func pagesLoaded(_ trace: String) -> (first: Int, more: Int) {
+      let actions = trace.components(separatedBy: "received action:").map {
+        String($0.prefix(80).filter { !$0.isWhitespace })
+      }
+      return (
+        actions.count { $0.hasPrefix(".notifications(.pageLoaded(") },
+        actions.count { $0.hasPrefix(".notifications(.loadMoreRequested") }
+      )
+    }
+    let push = try await cli(
+      "push", #"{"id":"p1","type":"alert","alertId":"a1","title":"Fire"}"#, "--trace")
+    #expect(push.output == "Delivered p1: Fire\n")
+    #expect(pagesLoaded(push.error) == (1, 0))
+    let notice = try await cli("notice", "Saved", "--trace")
+    #expect(notice.output.hasPrefix("Recorded local-"))
+    #expect(pagesLoaded(notice.error) == (1, 0))
+
+    let process = cli.process(["watch", "--max-events", "1", "--trace", "--inbox", cli.inbox.path])
+    let live = LiveOutput(process)
+    try process.run()
+    #expect(await live.wait(for: "Watching ", inError: true))
+    try await Task.sleep(for: .milliseconds(500))
+    try cli.insert("Flood")
+    await exited(process)
+    #expect(process.terminationStatus == 0)
+    #expect(live.output.contains("Flood"))
+    #expect(pagesLoaded(live.error) == (1, 0))
+  }
+
   @Test func aLocalNoticeIsRecordedAndListed() async throws {
     let cli = try CLI()
     defer { cli.remove() }
@@ -560,10 +595,23 @@ struct CLITests {
     for arguments in [["--help"], ["list", "--help"]] {
       let help = try await cli(arguments, useInbox: false).output
       for mark in [
-        "●   unread", "!!  high priority", "!   alert", "@  ping", "✓   check-in", "(local)",
+        "●   unread", "!!  high priority", "!   alert", "@  ping", "R  role", "+  added",
+        "-  removed", "✓   check-in", "i  system", "?  a type this version does not know",
+        "(local)  a notice kept on this device only",
       ] {
         #expect(help.contains(mark), "\(arguments): \(mark)")
       }
+    }
+    // README says the same.
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
+    for mark in [
+      "`●` unread", "`!!` high priority", "`!` alert", "`@` ping", "`R` role", "`+` added",
+      "`-` removed", "`✓` check-in", "`i` system", "`?` a type this version",
+      "`(local)` a notice kept on this device only",
+    ] {
+      #expect(readme.contains(mark), "README: \(mark)")
     }
   }
 
