@@ -345,31 +345,34 @@ public struct NotificationFeature: Reducer {
 
   public init() {}
 
-  public var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      // Nothing is written before the launch has read what was saved: the store then
-      // holds exactly what it read, and the launch's first write turns that into the log. A
-      // write made earlier could be read back by the launch, or not, depending on when the
-      // read ran, and a later change to what it wrote could be lost. Afterwards each action
-      // writes the rows it changed, marked rather than copied (a copy would make the action's
-      // first change to the log copy every record).
-      let wasReady = state.launch == .ready
-      let checkpoint = state.log.checkpoint()
-      let effect = reduceAction(into: &state, action: action)
-      let writes: [ChangeLog.Write]
-      switch (wasReady, state.launch == .ready, action) {
-      case (true, _, _):
-        writes = self.writes(from: nil, since: checkpoint, in: state)
-      case (false, true, .restored(let saved)), (false, true, .restoreFailed(_, let saved)):
-        writes = self.writes(from: saved.log, since: checkpoint, in: state)
-      case (false, _, _):
-        writes = []
-      }
-      return .merge(effect, save(writes, thenSend: sendReady(&state)))
+  // `reduce(into:action:)` rather than a `body` of `Reduce { … }.onChange(of: \.unreadCount)`:
+  // the same logic, but a `body` is built at each action, and its closure copied the feature
+  // (eight dependencies) three times per `markAsRead`.
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    let unreadCount = state.unreadCount
+    // Nothing is written before the launch has read what was saved: the store then holds
+    // exactly what it read, and the launch's first write turns that into the log. A write made
+    // earlier could be read back by the launch, or not, depending on when the read ran, and a
+    // later change to what it wrote could be lost. Afterwards each action writes the rows it
+    // changed, marked rather than copied (a copy would make the action's first change to the
+    // log copy every record).
+    let wasReady = state.launch == .ready
+    let checkpoint = state.log.checkpoint()
+    let effect = reduceAction(into: &state, action: action)
+    let writes: [ChangeLog.Write]
+    switch (wasReady, state.launch == .ready, action) {
+    case (true, _, _):
+      writes = self.writes(from: nil, since: checkpoint, in: state)
+    case (false, true, .restored(let saved)), (false, true, .restoreFailed(_, let saved)):
+      writes = self.writes(from: saved.log, since: checkpoint, in: state)
+    case (false, _, _):
+      writes = []
     }
-    .onChange(of: \.unreadCount) { _, count in
-      Reduce { _, _ in .send(.delegate(.unreadCountChanged(count))) }
-    }
+    let saved = Effect.merge(effect, save(writes, thenSend: sendReady(&state)))
+    // The parent hears of each change of the count, after the action's own effects.
+    let newUnreadCount = state.unreadCount
+    guard newUnreadCount != unreadCount else { return saved }
+    return .merge(saved, .send(.delegate(.unreadCountChanged(newUnreadCount))))
   }
 }
 
