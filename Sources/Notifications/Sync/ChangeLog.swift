@@ -346,6 +346,16 @@ public struct ChangeLog: Sendable, Hashable {
   public mutating func forget(
     reflectedIn ids: some Sequence<String>, copy: (String) -> NotificationData?
   ) {
+    let leaving = records(reflectedIn: ids, copy: copy)
+    if !leaving.isEmpty { removeRecords(leaving) }
+  }
+
+  /// The records ``forget(reflectedIn:copy:)`` lets go of. Apart from it, so that a caller whose
+  /// copies are stored beside the log reads them in place while it reads the log, and removes
+  /// the records afterwards.
+  func records(
+    reflectedIn ids: some Sequence<String>, copy: (String) -> NotificationData?
+  ) -> Set<UUID> {
     // The oldest records of each notification that reflect the copy held, up to the first one
     // that does not, found once per notification. (Static, over the records passed in: a
     // nested function reading `indexed` captured the whole log, and copied its records.)
@@ -365,7 +375,7 @@ public struct ChangeLog: Sendable, Hashable {
         leaving.insert(recordID)
       }
     }
-    if !leaving.isEmpty { removeRecords(leaving) }
+    return leaving
   }
 
   /// The records of each notification a ``forget(reflectedIn:copy:)`` looked at that leave if
