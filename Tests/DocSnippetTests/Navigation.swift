@@ -266,6 +266,18 @@ struct BookDetailView: View {
 }
 // snippet: end
 
+// snippet: reading-list-view
+struct ReadingListView: View {
+  let store: StoreOf<ReadingList>
+
+  var body: some View {
+    ForEach(store.scope(state: \.path, action: .path)) { screen in
+      BookDetailView(store: screen)  // screen.send(.closeTapped) pops it
+    }
+  }
+}
+// snippet: end
+
 // snippet: rows-view
 struct RowsView: View {
   let store: StoreOf<App>

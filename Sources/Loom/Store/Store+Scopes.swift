@@ -1,8 +1,8 @@
 /// Stores for the parts of a state that come and go: an optional child, a presented one, one case
-/// of an enum, each row of a collection. Each is `nil` (or missing) while its part is not there,
-/// and is cached by the store it is scoped from like any scoped store, so a view gets the same
-/// store while the part stays; a part that comes back, or another part there (another id, for
-/// an identified part), gets a store of its own.
+/// of an enum, each row of a collection, each element of a stack. Each is `nil` (or missing)
+/// while its part is not there, and is cached by the store it is scoped from like any scoped
+/// store, so a view gets the same store while the part stays; a part that comes back, or
+/// another part there (another id, for an identified part), gets a store of its own.
 extension Store {
   /// A store for an optional child, or `nil` while it is `nil`.
   ///
@@ -142,6 +142,51 @@ extension Store {
     }
   }
 
+  /// A store for each element of a navigation stack, bottom first: one per element, the same
+  /// one for as long as the element is in the stack (for the screens of a `NavigationStack`).
+  ///
+  /// ```swift
+  /// for screen in store.scope(state: \.path, action: .path) {
+  ///   screen.send(.closeTapped)   // sends .path(.element(id: …, action: .closeTapped))
+  /// }
+  /// ```
+  ///
+  /// A stack made anew (`state.path = StackState([a, b])`) numbers its elements from 0 again:
+  /// its elements get stores of their own, and a kept store of the old stack's element 0 sends
+  /// nothing to the new one's (it is reported and dropped).
+  public func scope<Element: Sendable, ElementAction: Sendable>(
+    state toStack: KeyPath<State, StackState<Element>>,
+    action toStackAction: CasePath<Action, StackAction<Element, ElementAction>>
+  ) -> [Store<Element, ElementAction>] {
+    // The screens are read again when the stack's ids change, or the stack is made anew.
+    observation.access(
+      observation.watch(StackKey(stack: toStack)) { state -> StackIdentity in
+        let stack = state[keyPath: toStack]
+        return StackIdentity(epoch: stack.epoch, ids: stack.ids)
+      })
+    let embed = toStackAction._embed
+    let stack = core.currentState[keyPath: toStack]
+    let epoch = stack.epoch
+    return stack.ids.compactMap { id in
+      partStore(
+        key: ScopeCacheKey(
+          path: StackScope(stack: toStack, epoch: epoch, id: id),
+          actionType: ObjectIdentifier(ElementAction.self)),
+        extract: { state in
+          let stack = state[keyPath: toStack]
+          return stack.epoch == epoch ? stack[id: id] : nil
+        },
+        embed: { embed(.element(id: id, action: $0)) },
+        isAnotherPartThere: { state in
+          // Ids are never given twice in one stack: only a stack made anew has another
+          // element with this id.
+          let stack = state[keyPath: toStack]
+          return stack.epoch != epoch && stack[id: id] != nil
+        },
+        isFoundByID: true)
+    }
+  }
+
   /// Registers a read of whether the part `extract` reads is there, and which one it is.
   private func observePresence<ChildState>(
     of key: ScopeCacheKey, _ extract: @escaping (State) -> ChildState?
@@ -159,6 +204,7 @@ extension Store {
     readInto: ((State, inout ChildState) -> Bool)? = nil,
     embed: @escaping @Sendable (ChildAction) -> Action,
     attach: ((StoreObservation<ChildState>) -> Void)? = nil,
+    isAnotherPartThere: ((State) -> Bool)? = nil,
     isFoundByID: Bool = false
   ) -> Store<ChildState, ChildAction>? {
     let cached = scopedStores.store(for: key) as? Store<ChildState, ChildAction>
@@ -172,7 +218,7 @@ extension Store {
     cachedPart?.end()
     let part = PartCore(
       parent: core, extract: extract, readInto: readInto, embed: embed, last: value,
-      isFoundByID: isFoundByID)
+      isAnotherPartThere: isAnotherPartThere, isFoundByID: isFoundByID)
     let child = Store<ChildState, ChildAction>(
       core: part, send: { part.send($0) }, parent: self)
     child.attachObservation = attach
@@ -208,6 +254,25 @@ private struct CaseScope: Hashable {
 private struct RowScope<ID: Hashable>: Hashable {
   let rows: AnyKeyPath
   let id: ID
+}
+
+/// What names an element's store in its parent's cache: the stack's key path, which stack it
+/// is (a stack made anew numbers its elements from 0 again) and the element's id.
+private struct StackScope: Hashable {
+  let stack: AnyKeyPath
+  let epoch: UInt64
+  let id: StackElementID
+}
+
+/// What names the watch of a stack's elements.
+private struct StackKey: Hashable {
+  let stack: AnyKeyPath
+}
+
+/// Which elements a stack holds: which stack it is, and their ids.
+private struct StackIdentity: Equatable {
+  let epoch: UInt64
+  let ids: [StackElementID]
 }
 
 /// What names the watch of a part's presence (whether it is there, and which one).
@@ -266,6 +331,9 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   /// `State?` that `extract` returns (whose metadata generic code looks up at each read).
   let readInto: ((ParentState, inout State) -> Bool)?
   let embed: @Sendable (Action) -> ParentAction
+  /// Whether, once this store's part has gone, another part is there in its place, to which
+  /// what this store is sent must not go; `nil` when whatever `extract` finds is one.
+  let isAnotherPartThere: ((ParentState) -> Bool)?
   /// The part's id, for an identified part whose `extract` does not find it by id: another id
   /// is another part. `nil` when whatever `extract` finds is this part (a row, found by its id;
   /// a part that is not identified).
@@ -281,12 +349,14 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   init(
     parent: any StoreCore<ParentState, ParentAction>, extract: @escaping (ParentState) -> State?,
     readInto: ((ParentState, inout State) -> Bool)? = nil,
-    embed: @escaping @Sendable (Action) -> ParentAction, last: State, isFoundByID: Bool
+    embed: @escaping @Sendable (Action) -> ParentAction, last: State,
+    isAnotherPartThere: ((ParentState) -> Bool)? = nil, isFoundByID: Bool
   ) {
     self.parent = parent
     self.extract = extract
     self.readInto = isFoundByID ? readInto : nil
     self.embed = embed
+    self.isAnotherPartThere = isAnotherPartThere
     self.identity = isFoundByID ? nil : Self.identity(of: last)
     self.last = last
     self.lastVersion = parent.stateVersion
@@ -356,7 +426,8 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   func send(_ action: Action) -> StoreTask {
     if hasEnded || extract(parent.currentState).map(isStill) == false {
       end()
-      if extract(parent.currentState) != nil {
+      let state = parent.currentState
+      if isAnotherPartThere.map({ $0(state) }) ?? (extract(state) != nil) {
         reportIssue(
           """
           A store of a part that is gone was sent an action while another part is there: \

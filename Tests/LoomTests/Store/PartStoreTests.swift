@@ -1,7 +1,8 @@
 import Loom
 import Testing
 
-/// Stores for an optional child, a presented destination, one case of it, and each row.
+/// Stores for an optional child, a presented destination, one case of it, each row, and each
+/// element of a stack.
 @MainActor
 struct PartStoreTests {
   @Test func anOptionalChildsStoreIsThereWhileTheChildIs() {
@@ -102,6 +103,65 @@ struct PartStoreTests {
     #expect(account?.state == "ada@example.com")
     account?.send("grace@example.com")
     #expect(store.state == .settings(.account("grace@example.com")))
+  }
+
+  @Test func eachElementOfAStackHasAStoreOfItsOwnForAsLongAsItIsThere() {
+    let issues = IssueLog()
+    let store = Store(initialState: Flow.State()) { Flow() } withDependencies: {
+      $0.issueReporter = issues.reporter
+    }
+    #expect(store.scope(state: \.path, action: .path).isEmpty)
+    store.send(.pushTapped)
+    store.send(.pushTapped)
+    let screens = store.scope(state: \.path, action: .path)
+    #expect(screens.count == 2)
+    screens[1].send(.tick)  // sends .path(.element(id: 1, action: .tick))
+    #expect(store.state.path.ids == [0, 1])
+    #expect(store.state.path[id: 0] == Flow.Screen.State(ticks: 0))
+    #expect(store.state.path[id: 1] == Flow.Screen.State(ticks: 1))
+    #expect(screens[1].state.ticks == 1)
+    store.send(.pushTapped)
+    let three = store.scope(state: \.path, action: .path)
+    #expect(three.count == 3 && three[0] === screens[0] && three[1] === screens[1])
+    store.send(.path(.popFrom(id: 1)))
+    let one = store.scope(state: \.path, action: .path)
+    #expect(one.count == 1 && one[0] === screens[0])
+    // A popped element's store reads the element as it last read it, and what it sends goes
+    // to the stack's reducer, which reports an action for an element it does not hold.
+    #expect(screens[1].state.ticks == 1)
+    withDependencies { $0.issueReporter = issues.reporter } operation: {
+      _ = screens[1].send(.tick)
+    }
+    #expect(store.state.path.ids == [0])
+    #expect(store.state.path[id: 0] == Flow.Screen.State(ticks: 0))
+    #expect(issues.messages.value.count == 1)
+    #expect(issues.messages.value.first?.contains("\"forEach\" over a stack") == true)
+  }
+
+  @Test func aStackMadeAnewGivesItsElementsStoresOfTheirOwn() {
+    let issues = IssueLog()
+    let store = Store(initialState: Flow.State()) { Flow() } withDependencies: {
+      $0.issueReporter = issues.reporter
+    }
+    store.send(.pushTapped)
+    let old = store.scope(state: \.path, action: .path)
+    old[0].send(.tick)
+    #expect(old[0].state.ticks == 1)
+    store.send(.resetTapped)  // a new stack, whose element is 0 too
+    let new = store.scope(state: \.path, action: .path)
+    #expect(new.count == 1 && new[0] !== old[0])
+    #expect(new[0].state.ticks == 0)
+    #expect(old[0].state.ticks == 1)  // as it last read it
+    // The old element 0's store sends nothing to the new element 0.
+    withDependencies { $0.issueReporter = issues.reporter } operation: {
+      _ = old[0].send(.tick)
+    }
+    #expect(store.state.path.ids == [0])
+    #expect(store.state.path[id: 0] == Flow.Screen.State(ticks: 0))
+    #expect(issues.messages.value.count == 1)
+    #expect(issues.messages.value.first?.contains("another part is there: dropped") == true)
+    new[0].send(.tick)
+    #expect(store.state.path[id: 0] == Flow.Screen.State(ticks: 1))
   }
 }
 

@@ -74,6 +74,30 @@ struct StoreObservationTests {
     #expect(outside.changes == 0)
   }
 
+  @Test func anElementStoresReaderIsToldOnlyWhenItsElementChanges() {
+    let store = Store(initialState: Flow.State()) { Flow() }
+    for _ in 0..<3 { store.send(.pushTapped) }
+    let screens = store.scope(state: \.path, action: .path)
+    let readers = screens.map { screen in Reader { _ = screen.ticks } }
+    let list = Reader { _ = store.scope(state: \.path, action: .path) }
+    screens[1].send(.tick)
+    #expect(readers.map(\.changes) == [0, 1, 0])
+    #expect(list.changes == 0)
+    screens[1].send(.openPanel)  // a field the readers do not read
+    #expect(readers.map(\.changes) == [0, 1, 0])
+    #expect(list.changes == 0)
+    store.send(.pushTapped)
+    #expect(list.changes == 1)
+    store.send(.path(.popFrom(id: 3)))
+    #expect(list.changes == 2)
+    store.send(.path(.popFrom(id: 1)))
+    #expect(list.changes == 3)
+    store.send(.resetTapped)  // a new stack of one element, 0 too: the same ids
+    #expect(list.changes == 4)
+    // Elements that left are read as their stores last read them: their readers are not told.
+    #expect(readers.map(\.changes) == [0, 1, 0])
+  }
+
   @Test func aRowThatLeftACollectionMadeAnewIsToldToItsReaders() {
     let store = Store(initialState: Board.State(rows: 5)) { Board() }
     let rows = store.scope(state: \.rows, action: .rows)

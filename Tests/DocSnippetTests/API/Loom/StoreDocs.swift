@@ -30,6 +30,21 @@ struct StoreDocs {
   }
 
   @MainActor
+  @Test func storesForAStacksElements() async {
+    let store = Store(initialState: ReadingList.State()) { ReadingList() }
+    store.send(.open(Book(id: 1, title: "Dune")))
+    store.send(.open(Book(id: 2, title: "Emma")))
+    // snippet: Store-scope-stack
+    for screen in store.scope(state: \.path, action: .path) {
+      screen.send(.closeTapped)   // sends .path(.element(id: …, action: .closeTapped))
+    }
+    // snippet: end
+    // Each screen dismisses itself: pops it, and every screen above it.
+    for _ in 0..<100 where !store.state.path.isEmpty { await Task.yield() }
+    #expect(store.state.path.isEmpty)
+  }
+
+  @MainActor
   @Test func storesForAPresentedChildAndOneOfItsCases() async {
     let store = Store(initialState: Library.State(books: [Book(id: 1, title: "Dune")])) {
       Library()
