@@ -56,6 +56,30 @@ extension TestStore {
       report: { [weak self] message, site in self?.fail(message, at: site) })
   }
 
+  /// Sends the action a case path embeds `value` in, and asserts how it changes the state: a
+  /// chain names a child's action.
+  ///
+  /// ```swift
+  /// await store.send(.detail.textChanged, "Hi") {
+  ///   $0.detail?.text = "Hi"
+  /// }
+  /// ```
+  @inlinable
+  @discardableResult
+  public func send<Value>(
+    _ casePath: CasePath<Action, Value>,
+    _ value: Value,
+    assert expectedChange: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      casePath.embed(value), assert: expectedChange, fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+
   /// Asserts the current state without sending an action.
   ///
   /// ```swift

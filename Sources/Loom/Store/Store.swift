@@ -144,6 +144,17 @@ public final class Store<State, Action: Sendable>: Observable {
     sendAction(action)
   }
 
+  /// Sends the action a case path embeds `value` in: a chain reaches a child's action.
+  ///
+  /// ```swift
+  /// store.send(.detail.textChanged, "Hi")   // sends .detail(.textChanged("Hi"))
+  /// ```
+  @inlinable
+  @discardableResult
+  public func send<Value>(_ casePath: CasePath<Action, Value>, _ value: Value) -> StoreTask {
+    sendAction(casePath.embed(value))
+  }
+
   /// Returns a store for a child feature, whose state is read from this store's state and whose
   /// actions are sent through this store's reducer.
   ///

@@ -68,11 +68,15 @@ struct Host: Reducer {
 /// An ancestor that ends the host's presentation itself.
 struct HostParent: Reducer {
   struct State: Equatable { var host = Host.State() }
-  enum Action: Sendable, Equatable { case host(Host.Action), closeEverything }
+  enum Action: Sendable, Equatable { case host(Host.Action), closeEverything, switchToB }
 
   var body: some ReducerOf<Self> {
     Reduce { state, action in
-      if case .closeEverything = action { state.host.destination = nil }
+      switch action {
+      case .closeEverything: state.host.destination = nil
+      case .switchToB: state.host.destination = .b(Host.Ticker.State())
+      case .host: break
+      }
       return .none
     }
     Scope(state: \.host, action: .host) { Host() }
@@ -173,6 +177,24 @@ struct PresentationTests {
     // The host's reducer never saw the change; the timer stopped with the action all the same.
     await clock.advance(by: .seconds(5))
     await store.send(.host(.dismissTapped))
+  }
+
+  @Test func anAncestorSwitchingItsCaseCancelsTheOldCasesEffectsAtOnce() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: HostParent.State()) { HostParent() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.host(.presentA)) { $0.host.destination = .a(Host.Ticker.State()) }
+    await store.send(.host(.destination(.presented(.a(.start)))))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.host(.destination(.presented(.a(.tick))))) {
+      $0.host.destination = .a(Host.Ticker.State(ticks: 1))
+    }
+    // Another case, set by the ancestor: the host's reducer never saw the change, and a's
+    // timer stopped with the action.
+    await store.send(.switchToB) { $0.host.destination = .b(Host.Ticker.State()) }
+    await clock.advance(by: .seconds(5))
+    await store.send(.host(.dismissTapped)) { $0.host.destination = nil }
   }
 
   @Test func aChildActionWithNothingPresentedIsReportedAndChangesNothing() {

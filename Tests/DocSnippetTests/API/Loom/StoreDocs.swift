@@ -16,6 +16,11 @@ struct StoreDocs {
     }
     // snippet: end
     #expect(store.state.detail?.text == "Hi")
+    store.send(.detail(.textChanged("")))
+    // snippet: Store-send-casePath
+    store.send(.detail.textChanged, "Hi")   // sends .detail(.textChanged("Hi"))
+    // snippet: end
+    #expect(store.state.detail?.text == "Hi")
     // snippet: Store-scope-rows
     for row in store.scope(state: \.rows, action: .rows) {
       row.send(.toggled)   // sends .rows(.element(id: row.state.id, action: .toggled))

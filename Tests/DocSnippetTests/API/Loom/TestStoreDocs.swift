@@ -30,6 +30,17 @@ import Testing
 // snippet: end
 
 @MainActor
+@Test func sendingAChildsActionThroughACasePathChain() async {
+  let store = TestStore(initialState: App.State()) { App() }
+  await store.send(.showDetail) { $0.detail = Detail.State() }
+  // snippet: TestStore.send-casePath
+  await store.send(.detail.textChanged, "Hi") {
+    $0.detail?.text = "Hi"
+  }
+  // snippet: end
+}
+
+@MainActor
 @Test func testStoreOfNamesAReducersTestStore() async {
   // snippet: TestStoreOf
   let store: TestStoreOf<Counter> = TestStore(initialState: Counter.State()) { Counter() }
