@@ -239,13 +239,27 @@ struct StackTests {
       $0.issueReporter = IssueReporter { message, _ in reports.withLock { $0.append(message) } }
     }
     store.send(.pushTapped)
-    store.send(.path(.push(id: 0, state: Flow.Screen.State())))
+    store.send(.pushTapped)
+    store.send(.path(.popFrom(id: 1)))
+    let before = store.state
+    store.send(.path(.push(id: 0, state: Flow.Screen.State(ticks: 5))))
+    // Element 1 was popped; 9 was never pushed.
+    store.send(.path(.element(id: 1, action: .tick)))
     store.send(.path(.element(id: 9, action: .tick)))
-    store.send(.path(.popFrom(id: 9)))
+    store.send(.path(.popFrom(id: 1)))
+    #expect(store.state == before)
     #expect(store.state.path.ids == [0])
     let messages = reports.withLock { $0 }
-    #expect(messages.count == 3)
+    #expect(messages.count == 4)
     #expect(messages.allSatisfy { $0.contains("\"forEach\" over a stack") })
+    // Each names the action it dropped.
+    let actions = [
+      "push(id: #0", "element(id: #1, action: LoomTests.Flow.Screen.Action.tick)",
+      "element(id: #9, action: LoomTests.Flow.Screen.Action.tick)", "popFrom(id: #1)",
+    ]
+    for (message, action) in zip(messages, actions) {
+      #expect(message.contains(action), "\(message)")
+    }
   }
 
   @Test func dismissOutsideAStacksElementReportsAndDoesNothing() async {
