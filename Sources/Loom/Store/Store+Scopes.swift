@@ -223,6 +223,7 @@ extension Store {
       core: part, send: { part.send($0) }, parent: self)
     child.attachObservation = attach
     if isFoundByID { child.rememberState = { part.remember($0) } }
+    child.cacheKey = key
     scopedStores.insert(child, for: key)
     return child
   }

@@ -29,8 +29,10 @@ public final class Store<State, Action: Sendable>: Observable {
   /// The send path, specialized for the root reducer in the module that created the store.
   @usableFromInline let sendAction: @MainActor (Action) -> StoreTask
   /// The stores scoped from this one that are alive, by their path: they leave with this store,
-  /// and a store that dies is dropped at the next scope after it.
+  /// and a store that dies takes its entry with it.
   @usableFromInline var scopedStores = ScopedStores()
+  /// Where this store is in its parent's cache, for a scoped store: the entry leaves with it.
+  @usableFromInline var cacheKey: ScopeCacheKey?
   /// The store this one was scoped from, kept while this one lives: a scope of a scope made
   /// through a store nobody else holds (`a.scope(…).scope(…)`) finds its cached stores again.
   @usableFromInline let parent: AnyObject?
@@ -80,6 +82,14 @@ public final class Store<State, Action: Sendable>: Observable {
     self.core = core
     self.sendAction = send
     self.parent = parent
+  }
+
+  isolated deinit {
+    // The parent is still held (by this store): its entry for this store leaves now, unless a
+    // store of a part there since took the key.
+    if let cacheKey, let parent = parent as? any ScopedStoreOwner {
+      parent.dropDeadStore(at: cacheKey)
+    }
   }
 
   /// The current state. Reading it inside an observation-tracking scope (a SwiftUI view body,
@@ -182,6 +192,7 @@ public final class Store<State, Action: Sendable>: Observable {
     let child = Store<ChildState, ChildAction>(
       core: core.scoped(state: toChildState, embed: embed),
       send: { parentSend(embed($0)) }, parent: self)
+    child.cacheKey = key
     scopedStores.insert(child, for: key)
     return child
   }
@@ -203,8 +214,7 @@ extension Store {
     _observation?.watches.count ?? 0
   }
 
-  /// How many scoped stores this store's cache holds, dead ones not dropped yet included. For
-  /// tests of the cache's bounds.
+  /// How many scoped stores this store's cache holds. For tests of the cache's bounds.
   package var scopeCacheCount: Int {
     scopedStores.count
   }

@@ -59,9 +59,9 @@ struct ScopeCacheKey: Hashable {
   }
 }
 
-/// A store's cache of the stores scoped from it, held weakly. Dead entries are dropped when the
-/// cache has grown to twice what was alive at the last sweep, so it holds at most about twice
-/// as many entries as there are live scoped stores (and at least a few).
+/// A store's cache of the stores scoped from it, held weakly. A store that dies drops its own
+/// entry (``Store``'s `deinit`); as a safety net, dead entries are also swept when the cache has
+/// grown to twice what was alive at the last sweep.
 @usableFromInline
 struct ScopedStores {
   @usableFromInline var stores: [ScopeCacheKey: WeakStore] = [:]
@@ -83,6 +83,12 @@ struct ScopedStores {
     stores.removeValue(forKey: key)
   }
 
+  /// Removes the entry for `key` if its store has died (and not if a live store took the key).
+  mutating func removeIfDead(_ key: ScopeCacheKey) {
+    guard let entry = stores[key], entry.store == nil else { return }
+    stores.removeValue(forKey: key)
+  }
+
   @inlinable
   mutating func insert(_ store: AnyObject, for key: ScopeCacheKey) {
     if stores.count >= sweepAt {
@@ -100,5 +106,17 @@ struct WeakStore {
   @usableFromInline
   init(store: AnyObject?) {
     self.store = store
+  }
+}
+
+/// A store that caches the stores scoped from it: a scoped store that dies drops its entry.
+@MainActor
+protocol ScopedStoreOwner: AnyObject {
+  func dropDeadStore(at key: ScopeCacheKey)
+}
+
+extension Store: ScopedStoreOwner {
+  func dropDeadStore(at key: ScopeCacheKey) {
+    scopedStores.removeIfDead(key)
   }
 }

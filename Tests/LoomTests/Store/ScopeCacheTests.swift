@@ -56,21 +56,41 @@ struct ScopeCacheTests {
       #expect(leaf.state.name.hasPrefix(name), "\(index)")
       leaf.send(.rename("\(name) \(index)"))
       #expect((isLeft ? store.state.left : store.state.right).leaf.name == "\(name) \(index)")
+      #expect(parent.scopeCacheCount == 1, "\(index)")
     }
-    #expect(store.scopeCacheCount <= 8)
+    // Each parent, and its leaf, took its entry with it.
+    #expect(store.scopeCacheCount == 0)
   }
 
-  /// A store scoped to many paths, each released at once, keeps a bounded cache.
+  /// A store scoped to many paths, each released at once: no entry outlives its store.
   @Test func aCacheDropsTheStoresThatDied() {
     let store = Store(initialState: Grove.State()) { Grove() }
     for index in 0..<1_000 {
       let size = store.scope(state: \.sizes[index], action: .left)
       #expect(size.state == index)
+      #expect(store.scopeCacheCount == 1)
     }
-    #expect(store.scopeCacheCount <= 8)
+    #expect(store.scopeCacheCount == 0)
     let kept = (0..<20).map { store.scope(state: \.sizes[$0], action: .left) }
     for index in 20..<1_000 { _ = store.scope(state: \.sizes[index], action: .left) }
-    #expect(store.scopeCacheCount <= 2 * kept.count + 8)
+    #expect(store.scopeCacheCount == kept.count)
     #expect(kept.allSatisfy { store.scope(state: \.sizes[$0.state], action: .left) === $0 })
+  }
+
+  /// A presented child's store, replaced by the store of the child presented in its place
+  /// (another id, the same key), dies later, held by a view: it leaves the new one's entry.
+  @Test func aStoreThatDiesAfterAnotherTookItsKeyLeavesThatOnesEntry() {
+    var state = Relay.State()
+    state.child = Relay.Child.State(id: 1)
+    let store = Store(initialState: state) { Relay() }
+    var first = store.scope(state: \.child, action: .child)
+    store.send(.child(.dismiss))  // Relay presents child 2 in its place
+    let second = store.scope(state: \.child, action: .child)
+    #expect(second != nil && second !== first)
+    #expect(store.scopeCacheCount == 1)
+    first = nil
+    #expect(first == nil)
+    #expect(store.scopeCacheCount == 1)
+    #expect(store.scope(state: \.child, action: .child) === second)
   }
 }
