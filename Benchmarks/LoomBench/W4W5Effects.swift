@@ -63,6 +63,7 @@ func runW5(scale: Int) async {
   let count = 10_000 / scale
   var startTimes: [Duration] = []
   var cancelTimes: [Duration] = []
+  var cancelSendTimes: [Duration] = []
   var perEffect: [Double] = []
   for _ in 0..<6 {
     let store = Store(initialState: SleepersFeature.State()) { SleepersFeature() }
@@ -78,6 +79,9 @@ func runW5(scale: Int) async {
     perEffect.append(max(0, during - before) / Double(count))
     let cancelledAt = ContinuousClock.now
     for id in 0..<count { store.send(.cancel(id)) }
+    // What the sends cost apart (each a reducer run and a look-up of the effects to cancel),
+    // before the cancelled tasks wake, end, and are awaited.
+    cancelSendTimes.append(ContinuousClock.now - cancelledAt)
     for task in tasks { await task.finish() }
     cancelTimes.append(ContinuousClock.now - cancelledAt)
     let left = store.inFlightEffectCount
@@ -92,6 +96,8 @@ func runW5(scale: Int) async {
   }
   report("W5", "cancellation start n=\(count)", middle(startTimes).nanoseconds / 1e6, "ms")
   report("W5", "cancellation cancel n=\(count)", middle(cancelTimes).nanoseconds / 1e6, "ms")
+  report(
+    "W5", "cancellation cancel sends n=\(count)", middle(cancelSendTimes).nanoseconds / 1e6, "ms")
   report("W5", "cancellation peak-rss", (memoryKiB("VmHWM") ?? 0) / 1024, "MiB")
   report("W5", "cancellation per-effect", middle(perEffect), "KiB/effect")
 }
@@ -120,6 +126,7 @@ func runTaskFloor(scale: Int) async {
 
   var startTimes: [Duration] = []
   var cancelTimes: [Duration] = []
+  var cancelCallTimes: [Duration] = []
   for _ in 0..<6 {
     let startedAt = ContinuousClock.now
     var tasks: [Task<Void, Never>] = []
@@ -132,6 +139,7 @@ func runTaskFloor(scale: Int) async {
     for _ in 0..<10 { await Task.yield() }
     let cancelledAt = ContinuousClock.now
     for task in tasks { task.cancel() }
+    cancelCallTimes.append(ContinuousClock.now - cancelledAt)
     for task in tasks { await task.value }
     cancelTimes.append(ContinuousClock.now - cancelledAt)
   }
@@ -141,4 +149,5 @@ func runTaskFloor(scale: Int) async {
   }
   report("W5", "floor start n=\(count)", middle(startTimes).nanoseconds / 1e6, "ms")
   report("W5", "floor cancel n=\(count)", middle(cancelTimes).nanoseconds / 1e6, "ms")
+  report("W5", "floor cancel calls n=\(count)", middle(cancelCallTimes).nanoseconds / 1e6, "ms")
 }
