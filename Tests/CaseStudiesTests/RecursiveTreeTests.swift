@@ -53,4 +53,31 @@ struct RecursiveTreeTests {
     await store.send(.onDelete([0])) { $0.rows = [] }
     await clock.advance(by: .seconds(5))
   }
+
+  @Test func aDraftPresentsADraftOfItsOwnAndEndingOneCancelsItsTimers() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Node(id: UUID(9))) { RecursiveTree() } withDependencies: {
+      $0.uuid = .incrementing
+      $0.continuousClock = clock
+    }
+    await store.send(.draftTapped) { $0.draft = Node(id: UUID(0)) }
+    await store.send(.draft(.presented(.draftTapped))) { $0.draft?.draft = Node(id: UUID(1)) }
+    await store.send(.draft(.presented(.startTimerTapped)))
+    await store.send(.draft(.presented(.draft(.presented(.startTimerTapped)))))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.draft(.presented(.tick))) { $0.draft?.seconds = 1 }
+    await store.receive(.draft(.presented(.draft(.presented(.tick))))) {
+      $0.draft?.draft?.seconds = 1
+    }
+    // The inner draft joins the outer one's rows: its presentation ended, so did its timer.
+    await store.send(.draft(.presented(.saveDraftTapped))) {
+      $0.draft?.rows.append(Node(id: UUID(1), seconds: 1))
+      $0.draft?.draft = nil
+    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.draft(.presented(.tick))) { $0.draft?.seconds = 2 }
+    // Dismissed: the outer draft's timer stops too.
+    await store.send(.draft(.dismiss)) { $0.draft = nil }
+    await clock.advance(by: .seconds(5))
+  }
 }
