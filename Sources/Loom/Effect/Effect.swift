@@ -182,8 +182,19 @@ public struct Effect<Action: Sendable>: Sendable {
   /// return .merge(.send(.loadFilters), .run { send in await send(.tick) })
   /// ```
   @inlinable
+  @_disfavoredOverload  // two effects take `merge(_:_:)`, which makes no array
   public static func merge(_ effects: Self...) -> Self {
     merging(effects)
+  }
+
+  /// An effect that runs both effects at the same time: the other one alone when one is
+  /// `.none`, with no array made (reducers merge two effects at most actions, one of them
+  /// usually `.none`).
+  @inlinable
+  public static func merge(_ first: Self, _ second: Self) -> Self {
+    if first.isNone { return second }
+    if second.isNone { return first }
+    return Self(operation: .merge([first, second]))
   }
 
   /// An effect that runs all of the given effects at the same time.
