@@ -202,7 +202,7 @@ extension NotificationFeature {
       // A server that does not say where it applied the change: the record has left, and what
       // it holds of the server is taken to be changed.
       if cursor == nil { state.server.assume(record.intent) }
-      forgetSeen(&state, reflectedIn: record.intent.ids)
+      forgetSeen(&state, reflectedIn: record.intent.namedIDs)
       if !Self.isReplayedAsBefore(record, answeredAt: cursor, in: state) {
         reshow(record, in: &state)
       }
@@ -462,8 +462,9 @@ extension NotificationFeature {
   /// Records a change of the person's: shown at once, saved, and sent when its turn comes.
   func record(_ intent: ChangeIntent, in state: inout State) -> Effect<Action> {
     state.log.record(intent, id: uuid())
-    if intent.ids.isEmpty { state.reshowAll() } else { state.reshow(intent.ids) }
-    return lookUpPushes(intent.ids, in: state)
+    let ids = intent.namedIDs
+    if ids.isEmpty { state.reshowAll() } else { state.reshow(ids) }
+    return lookUpPushes(ids, in: state)
   }
 
   /// Asks the server for the pushes it has not listed among `ids`: a change to one waits until
@@ -534,7 +535,7 @@ extension NotificationFeature {
   ) -> Bool {
     guard let cursor, !record.touchesEverything else { return false }
     if case .delete = record.intent { return false }
-    return record.intent.ids.allSatisfy { id in
+    return record.intent.namedIDs.allSatisfy { id in
       guard let copy = state.server.notifications[id: id] ?? state.log.unlisted[id: id] else {
         return false
       }
@@ -544,7 +545,8 @@ extension NotificationFeature {
 
   /// Recomputes what is shown of the notifications a record touches.
   func reshow(_ record: ChangeRecord, in state: inout State) {
-    if record.intent.ids.isEmpty { state.reshowAll() } else { state.reshow(record.intent.ids) }
+    let ids = record.intent.namedIDs
+    if ids.isEmpty { state.reshowAll() } else { state.reshow(ids) }
   }
 
   /// Rule 6 of the log: acknowledged records the feed has seen leave, and those the copies of

@@ -27,6 +27,36 @@ public enum ChangeIntent: Sendable, Hashable, Codable {
     case .deleteAll: []
     }
   }
+
+  /// ``ids`` without an array for the one id most intents name: the feature reads an intent's
+  /// ids several times an action, and each array was an allocation.
+  package var namedIDs: NamedIDs {
+    switch self {
+    case .markAsRead(let id), .markAsUnread(let id), .delete(let id): NamedIDs(one: id)
+    case .markAllAsRead(let ids): NamedIDs(many: ids ?? [])
+    case .deleteAll: NamedIDs(many: [])
+    }
+  }
+
+  /// The ids an intent names (``ChangeIntent/namedIDs``): one held inline, or several.
+  package struct NamedIDs: RandomAccessCollection {
+    private let one: String?
+    private let many: [String]
+
+    package init(one: String) {
+      self.one = one
+      self.many = []
+    }
+
+    package init(many: [String]) {
+      self.one = nil
+      self.many = many
+    }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { one == nil ? many.count : 1 }
+    package subscript(position: Int) -> String { one ?? many[position] }
+  }
 }
 
 /// A change sent to a backend, with the id that makes it happen once: a backend that is asked

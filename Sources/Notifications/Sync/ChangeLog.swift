@@ -365,7 +365,7 @@ public struct ChangeLog: Sendable, Hashable {
       for recordID in prefixes.prefix(of: id, in: indexed, copy: copy)
       where !leaving.contains(recordID) {
         guard let record = indexed[recordID] else { continue }
-        let names = record.intent.ids
+        let names = record.intent.namedIDs
         guard
           names.count == 1
             || names.allSatisfy({
@@ -404,7 +404,7 @@ public struct ChangeLog: Sendable, Hashable {
       guard case .acknowledged(let cursor) = record.status, !record.touchesEverything else {
         return false
       }
-      return record.intent.ids.allSatisfy { id in
+      return record.intent.namedIDs.allSatisfy { id in
         guard let held = copy(id) else {
           if case .delete = record.intent { return true } else { return false }
         }

@@ -68,6 +68,6 @@ public struct ChangeRecord: Identifiable, Sendable, Hashable, Codable {
 
   /// Whether it changes the notification with this id (a clear-all changes every one).
   func touches(_ id: String) -> Bool {
-    touchesEverything || intent.ids.contains(id)
+    touchesEverything || intent.namedIDs.contains(id)
   }
 }
