@@ -13,19 +13,19 @@ extension ChangeLog {
   /// - Complexity: O(*n* + *e*) for the *n* records that name it and the *e* records that touch
   ///   every notification.
   public func replaying(on copy: NotificationData) -> NotificationData? {
-    var shown = copy
+    var shown: NotificationData? = copy
     // A mark-all or clear-all of everything changes the pushes (and notices) it covered when it
     // was made through records of their own (rule 5): one received after it is left alone.
     let isUnlisted = unlisted.contains(id: copy.id)
-    for record in indexed.touching(copy.id) {
-      if isUnlisted, record.touchesEverything { continue }
+    indexed.forEachRecord(touching: copy.id) { record in
+      if isUnlisted, record.touchesEverything { return true }
       if case .acknowledged(let cursor) = record.status, let version = copy.version,
         version >= cursor
       {
-        continue
+        return true
       }
-      guard let changed = record.intent.applied(to: shown) else { return nil }
-      shown = changed
+      shown = shown.flatMap(record.intent.applied(to:))
+      return shown != nil
     }
     return shown
   }

@@ -391,9 +391,10 @@ public struct ChangeLog: Sendable, Hashable {
       if let first, first.id == id { return first.prefix }
       if let prefix = others[id] { return prefix }
       var prefix: [UUID] = []
-      for record in records.touching(id) {
-        guard Self.isReflected(record, copy: copy) else { break }
+      records.forEachRecord(touching: id) { record in
+        guard Self.isReflected(record, copy: copy) else { return false }
         prefix.append(record.id)
+        return true
       }
       if first == nil { first = (id, prefix) } else { others[id] = prefix }
       return prefix

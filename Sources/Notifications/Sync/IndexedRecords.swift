@@ -197,17 +197,21 @@ struct IndexedRecords: Sendable {
 
   // MARK: Queries
 
-  /// The records that change the notification with this id, oldest first: those that name it
-  /// and those that touch every notification.
+  /// Calls `body` with each record that changes the notification with this id, oldest first
+  /// (those that name it and those that touch every notification), until `body` returns
+  /// `false`: no array, and no copy of a record the caller does not keep.
   ///
   /// - Complexity: O(*n* + *e*) for the *n* records that name it and the *e* that touch every
   ///   notification.
-  func touching(_ id: String) -> [ChangeRecord] {
+  func forEachRecord(touching id: String, _ body: (ChangeRecord) -> Bool) {
     let named = index.byNotification[id] ?? []
     let everything = index.everything
-    guard !everything.isEmpty else { return named.compactMap { records[id: $0] } }
-    var touching: [ChangeRecord] = []
-    touching.reserveCapacity(named.count + everything.count)
+    guard !everything.isEmpty else {
+      for recordID in named {
+        if let position = records.index(id: recordID), !body(records[position]) { return }
+      }
+      return
+    }
     var (nextNamed, nextEverything) = (0, 0)
     while nextNamed < named.count || nextEverything < everything.count {
       let takeNamed: Bool
@@ -222,9 +226,8 @@ struct IndexedRecords: Sendable {
       }
       let id = takeNamed ? named[nextNamed] : everything[nextEverything]
       if takeNamed { nextNamed += 1 } else { nextEverything += 1 }
-      if let record = records[id: id] { touching.append(record) }
+      if let position = records.index(id: id), !body(records[position]) { return }
     }
-    return touching
   }
 
   /// The ids of the records that name the notification with this id, oldest first.
