@@ -1,5 +1,6 @@
 import Foundation
 import Loom
+import Synchronization
 
 extension ChangeLog {
   /// A mark of where a log was, to ask it later for the writes that make a store holding it
@@ -12,7 +13,7 @@ extension ChangeLog {
   /// try await store.write(log.writes(since: checkpoint) ?? [])
   /// ```
   public struct Checkpoint: Sendable {
-    let token: Journal.Token
+    let number: UInt64
   }
 
   /// Marks the log as it is now. From now on the log notes the rows each change touches, until
@@ -20,10 +21,12 @@ extension ChangeLog {
   ///
   /// - Complexity: O(1).
   public mutating func checkpoint() -> Checkpoint {
-    if let token = journal.token, journal.changes.isEmpty { return Checkpoint(token: token) }
-    let token = Journal.Token()
-    journal = Journal(token: token)
-    return Checkpoint(token: token)
+    if let number = journal.number, journal.changes.isEmpty { return Checkpoint(number: number) }
+    // A number no other checkpoint of any log had, taken without an allocation (a checkpoint
+    // is taken at every action).
+    let number = journalCheckpoints.wrappingAdd(1, ordering: .relaxed).newValue
+    journal.restart(at: number)
+    return Checkpoint(number: number)
   }
 
   /// The writes that turn a store holding this log as it was at `checkpoint` into one holding
@@ -37,7 +40,7 @@ extension ChangeLog {
   ///
   /// - Complexity: O(*c* log *c*) for the *c* rows changed since `checkpoint`.
   public func writes(since checkpoint: Checkpoint) -> [Write]? {
-    guard journal.token === checkpoint.token else { return nil }
+    guard journal.number == checkpoint.number else { return nil }
     // Most actions change one row, or none: what follows, without the tables it needs for more.
     guard journal.changes.count > 1 else {
       return journal.changes.first.map(write(for:)).map { $0.map { [$0] } ?? [] } ?? []
@@ -160,7 +163,7 @@ extension ChangeLog {
   /// Notes the unlisted notification with this id as it is, before a change to it or to its
   /// received date.
   mutating func willChangeUnlisted(_ id: String) {
-    guard journal.token != nil else { return }
+    guard journal.number != nil else { return }
     journal.note(
       .unlisted(Journal.UnlistedChange(id: id, before: unlisted[id: id], received: received[id])))
   }
@@ -172,10 +175,11 @@ extension ChangeLog {
 /// Bookkeeping, not the log: two logs with the same rows are equal, whatever they noted on the
 /// way (``ChangeLog``'s `==` and `hash(into:)` leave it out, and it is not saved). A log notes
 /// nothing until its first ``ChangeLog/checkpoint()``, and forgets what it noted at the next.
-struct Journal: Sendable {
-  /// Who took the checkpoint the changes are noted since: compared by identity.
-  final class Token: Sendable {}
+/// Numbers the checkpoints of every log in the process: a log's journal answers only for the
+/// checkpoint it was restarted at.
+private let journalCheckpoints = Atomic<UInt64>(0)
 
+struct Journal: Sendable {
   struct RecordChange: Sendable {
     var id: UUID
     /// The record before the change; `nil` when the log did not have it.
@@ -195,16 +199,21 @@ struct Journal: Sendable {
     case unlisted(UnlistedChange)
   }
 
-  /// `nil` while no checkpoint was taken: nothing is noted.
-  private(set) var token: Token?
+  /// The number of the checkpoint the changes are noted since; `nil` while no checkpoint was
+  /// taken: nothing is noted.
+  private(set) var number: UInt64?
   private(set) var changes: [Change] = []
 
-  init(token: Token? = nil) {
-    self.token = token
+  init() {}
+
+  /// Starts noting changes since the checkpoint `number`, in the buffer the last one used.
+  mutating func restart(at number: UInt64) {
+    self.number = number
+    changes.removeAll(keepingCapacity: true)
   }
 
   mutating func note(_ change: Change) {
-    guard token != nil else { return }
+    guard number != nil else { return }
     changes.append(change)
   }
 }
