@@ -40,6 +40,26 @@ struct NotificationFeatureServerOrderTests {
     return (store, backend)
   }
 
+  /// Answers the held refresh with the page the server read at 6: it replaces the listing, and
+  /// n0, new in it, is shown (the unread count goes to 2).
+  func answerRefresh(
+    _ late: TestContinuation<NotificationPage>, of store: Ported.Store,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    late.resume(returning: Self.pageAt6)
+    await store.receive(
+      .pageLoaded(Self.pageAt6, first: true),
+      assert: {
+        $0.paging.isLoading = false
+        $0.server.replace(with: Self.pageAt6)
+        $0.shown.insert(Self.n0, at: 0)
+      }, fileID: fileID, filePath: filePath, line: line, column: column)
+    await store.receive(
+      .delegate(.unreadCountChanged(2)), fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
   /// A refresh asked for before the person's read, read by the server at 6 and answered after
   /// the read's answer at 7, lists n1 unread: n1 stays read (the record, acknowledged at 7, is
   /// replayed on the page's older copy, and stays until the feed sees 7), and the rest of the
@@ -57,13 +77,7 @@ struct NotificationFeatureServerOrderTests {
     await store.receive(.delegate(.unreadCountChanged(1)))
     answer.resume(returning: 7)
     await store.receive(.changeAnswered(UUID(0), 7)) { $0.log.acknowledge(UUID(0), at: 7) }
-    late.resume(returning: Self.pageAt6)
-    await store.receive(.pageLoaded(Self.pageAt6, first: true)) {
-      $0.paging.isLoading = false
-      $0.server.replace(with: Self.pageAt6)
-      $0.shown.insert(Self.n0, at: 0)
-    }
-    await store.receive(.delegate(.unreadCountChanged(2)))
+    await answerRefresh(late, of: store)
     #expect(store.state.shown.map(\.isRead) == [false, true, false, true])
     #expect(backend.sentIntents == [.markAsRead("n1")])
     await Ported.leave(store)
@@ -85,13 +99,7 @@ struct NotificationFeatureServerOrderTests {
       $0.shown[id: "n1"] = changed
     }
     await store.receive(.delegate(.unreadCountChanged(1)))
-    late.resume(returning: Self.pageAt6)
-    await store.receive(.pageLoaded(Self.pageAt6, first: true)) {
-      $0.paging.isLoading = false
-      $0.server.replace(with: Self.pageAt6)
-      $0.shown.insert(Self.n0, at: 0)
-    }
-    await store.receive(.delegate(.unreadCountChanged(2)))
+    await answerRefresh(late, of: store)
     #expect(store.state.shown[id: "n1"] == changed)
     #expect(store.state.server.notifications[id: "n1"] == changed)
     #expect(store.state.server.current == 8)
