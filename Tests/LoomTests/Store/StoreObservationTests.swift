@@ -39,6 +39,20 @@ struct StoreObservationTests {
     #expect(whole.changes == 2)
   }
 
+  /// With an `Equatable` state, the whole state is compared: a reader of it is told of a change
+  /// anywhere in it, and not of an action that changes nothing (or writes what was there).
+  @Test func aWholeEquatableStatesReaderIsToldOfChangesOnly() {
+    let store = Store(initialState: Pair.State()) { Pair() }
+    let whole = Reader { _ = store.state }
+    store.send(.set(first: 1, second: 0))
+    #expect(whole.changes == 1)
+    store.send(.set(first: 1, second: 0))  // written with what was there
+    store.send(.nothing)
+    #expect(whole.changes == 1)
+    store.send(.set(first: 1, second: 2))
+    #expect(whole.changes == 2)
+  }
+
   @Test func aScopedStoresReadersAreToldOnlyOfItsState() {
     let store = Store(initialState: Board.State()) { Board() }
     let left = store.scope(state: \.left, action: .left)
@@ -390,6 +404,23 @@ private final class Reader {
 
 /// A state with fields, two children, rows, an optional child, an enum part and a value that
 /// is not `Equatable`.
+/// Two numbers, `Equatable`.
+private struct Pair: Reducer {
+  struct State: Equatable {
+    var first = 0
+    var second = 0
+  }
+  enum Action: Sendable { case set(first: Int, second: Int), nothing }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case .set(let first, let second) = action {
+      state.first = first
+      state.second = second
+    }
+    return .none
+  }
+}
+
 private struct Board: Reducer {
   struct Counter: Reducer {
     struct State: Equatable { var count = 0 }
