@@ -84,8 +84,6 @@ public struct _SequencedReducers<R0: Reducer, R1: Reducer<R0.State, R0.Action>>:
   public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
     let firstEffect = first.reduce(into: &state, action: action)
     let secondEffect = second.reduce(into: &state, action: action)
-    if firstEffect.isNone { return secondEffect }
-    if secondEffect.isNone { return firstEffect }
     return .merge(firstEffect, secondEffect)
   }
 }

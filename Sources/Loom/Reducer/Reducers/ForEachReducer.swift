@@ -78,7 +78,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     // `ids` keeps its own storage: when no element was inserted or removed both snapshots share
     // one buffer and this comparison is O(1).
     guard idsBefore != idsAfter else {
-      return elementEffect.isNone ? parentEffect : .merge(elementEffect, parentEffect)
+      return .merge(elementEffect, parentEffect)
     }
     let remaining = Set(idsAfter)
     let removed = idsBefore.filter { !remaining.contains($0) }

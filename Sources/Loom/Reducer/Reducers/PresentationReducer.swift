@@ -118,7 +118,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       cancellations.append(changed)
     }
     guard !cancellations.isEmpty else {
-      return childEffect.isNone ? parentEffect : .merge(childEffect, parentEffect)
+      return .merge(childEffect, parentEffect)
     }
     return .merge(
       childEffect, parentEffect, ._cancelElements(cancellations, at: toPresentationState))

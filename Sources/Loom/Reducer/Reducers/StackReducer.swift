@@ -92,7 +92,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     // A stack made anew numbers from 0 again: every element of the old one left.
     let isAnotherStack = epochAfter != epochBefore
     guard idsBefore != idsAfter || isAnotherStack else {
-      return elementEffect.isNone ? parentEffect : .merge(elementEffect, parentEffect)
+      return .merge(elementEffect, parentEffect)
     }
     let remaining = isAnotherStack ? [] : Set(idsAfter)
     let popped = idsBefore.lazy.filter { !remaining.contains($0) }.map {
