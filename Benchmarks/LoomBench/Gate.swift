@@ -18,7 +18,7 @@ import Notifications
 /// The ids `--gate` takes.
 let gateWorkloads = [
   "W1", "W1s", "W1m", "W3", "W6", "W6-setup", "W8", "W9a", "W9b", "W9f", "W11p", "W11w", "W11s",
-  "W11e", "W2d",
+  "W11e", "W2d", "W2i", "W2c",
 ]
 
 @MainActor
@@ -128,6 +128,23 @@ func runGate(_ workload: String) async {
     let store = Store(initialState: ReadingParent.State()) { ReadingParent() }
     loomGateMeasuredW2d(store, count: 5_000)
     expect(store.state.child.reads == 5_000, "W2d read \(store.state.child.reads) of 5,000")
+  case "W2I":
+    // W2 (i): a child's action through an `ifLet` over an optional child's state.
+    let store = Store(initialState: OptionalChildParent.State()) { OptionalChildParent() }
+    loomGateMeasuredW2i(store, count: 20_000)
+    let count = store.state.child?.count
+    expect(count == 20_000, "W2i counted \(count ?? -1) of 20,000 actions")
+  case "W2C":
+    // W2 (c): a child's action through an `ifCaseLet` over an enum state's case.
+    let store = Store(initialState: CaseChildParent.State.counting(W11Leaf.State())) {
+      CaseChildParent()
+    }
+    loomGateMeasuredW2c(store, count: 20_000)
+    guard case .counting(let child) = store.state else {
+      expect(false, "W2c left the case")
+      return
+    }
+    expect(child.count == 20_000, "W2c counted \(child.count) of 20,000 actions")
   case "W11E":
     // W11 (e): actions to a parent while a presented child's effect runs, so that after each
     // one the store checks that the child is still there (its effects end with it, whoever
@@ -265,4 +282,47 @@ struct ReadingParent: Reducer {
 @MainActor @inline(never)
 func loomGateMeasuredW2d(_ store: Store<ReadingParent.State, ReadingParent.Action>, count: Int) {
   for _ in 0..<count { store.send(.child(.read)) }
+}
+
+/// W2 (i)'s parent: its child's state is optional, run by `ifLet`.
+struct OptionalChildParent: Reducer {
+  struct State { var child: W11Leaf.State? = W11Leaf.State() }
+  enum Action: Sendable { case child(W11Leaf.Action) }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(
+        \.child,
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Leaf() }
+  }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW2i(
+  _ store: Store<OptionalChildParent.State, OptionalChildParent.Action>, count: Int
+) {
+  for _ in 0..<count { store.send(.child(.increment)) }
+}
+
+/// W2 (c)'s parent: its state is an enum, one case of which is its child's, run by
+/// `ifCaseLet`.
+struct CaseChildParent: Reducer {
+  enum State { case counting(W11Leaf.State), idle }
+  enum Action: Sendable { case child(W11Leaf.Action) }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifCaseLet(
+        CasePath(State.counting) { if case .counting(let child) = $0 { child } else { nil } },
+        action: CasePath(Action.child) { if case .child(let action) = $0 { action } else { nil } }
+      ) { W11Leaf() }
+  }
+}
+
+@MainActor @inline(never)
+func loomGateMeasuredW2c(
+  _ store: Store<CaseChildParent.State, CaseChildParent.Action>, count: Int
+) {
+  for _ in 0..<count { store.send(.child(.increment)) }
 }

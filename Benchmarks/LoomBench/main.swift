@@ -20,7 +20,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
                    JSON to PATH (the text lines still go to standard output); with PATH `-`
                    the JSON goes to standard output and the text lines to standard error
       --gate W1    run one workload of the instruction-count gate once, at its fixed size,
-                   printing nothing (W1, W1s, W1m, W2d, W3, W6, W8, W9a, W9b, W9f, W11p, W11w,
+                   printing nothing (W1, W1s, W1m, W2c, W2d, W2i, W3, W6, W8, W9a, W9b, W9f, W11p, W11w,
                    W11s, W11e; see Benchmarks/callgrind/gate)
     """)
   exit(0)

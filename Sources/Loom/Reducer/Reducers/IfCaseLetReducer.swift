@@ -63,10 +63,14 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let childEffect = reduceChild(into: &state, action: action)
     let wasInCase = toChildState.extract(from: state) != nil
     let parentEffect = parent.reduce(into: &state, action: action)
-    let leftTheCase = wasInCase && toChildState.extract(from: state) == nil
-    let cancelEffect: Effect<Parent.Action> =
-      leftTheCase ? ._cancelChild(at: callSite.location, case: toChildState._extract) : .none
-    return .merge(childEffect, parentEffect, cancelEffect)
+    // Two effects merged, or three only when the state left the case: the merge of an array
+    // costs an allocation, and a look-up of its type, at every action.
+    guard wasInCase, toChildState.extract(from: state) == nil else {
+      return .merge(childEffect, parentEffect)
+    }
+    return .merge(
+      .merge(childEffect, parentEffect),
+      ._cancelChild(at: callSite.location, case: toChildState._extract))
   }
 
   @inlinable

@@ -40,13 +40,13 @@ extension Reducer {
 
 /// The reducer built by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  @usableFromInline let parent: Parent
-  @usableFromInline let child: Child
+  // The key path beside one reference to the rest, as `_ForEachReducer` keeps its own (see
+  // `_PresentationReducer`): where `reduce` is inlined in a feature's `body`, each access
+  // through the key path is a direct one, not the run time's key-path code.
   @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?>
-  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
-  @usableFromInline let callSite: _CallSite
+  @usableFromInline let parts: _IfLetParts<Parent, Child>
 
-  @usableFromInline
+  @inlinable
   init(
     parent: Parent,
     child: Child,
@@ -54,26 +54,31 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toChildAction: CasePath<Parent.Action, Child.Action>,
     callSite: _CallSite
   ) {
-    self.parent = parent
-    self.child = child
     self.toChildState = toChildState
-    self.toChildAction = toChildAction
-    self.callSite = callSite
+    parts = _IfLetParts(
+      parent: parent, child: child, toChildAction: toChildAction, callSite: callSite)
   }
 
-  @inlinable
+  @inlinable var parent: Parent { parts.parent }
+  @inlinable var child: Child { parts.child }
+  @inlinable var toChildAction: CasePath<Parent.Action, Child.Action> { parts.toChildAction }
+  @inlinable var callSite: _CallSite { parts.callSite }
+
+  @inlinable @inline(__always)
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let childEffect = reduceChild(into: &state, action: action)
     let wasPresent = state[keyPath: toChildState] != nil
     let parentEffect = parent.reduce(into: &state, action: action)
-    let cancelEffect: Effect<Parent.Action> =
-      wasPresent && state[keyPath: toChildState] == nil
-      ? ._cancelChild(atOptional: toChildState) : .none
-    return .merge(childEffect, parentEffect, cancelEffect)
+    // Two effects merged, or three only when the child left: the merge of an array costs an
+    // allocation, and a look-up of its type, at every action.
+    guard wasPresent, state[keyPath: toChildState] == nil else {
+      return .merge(childEffect, parentEffect)
+    }
+    return .merge(.merge(childEffect, parentEffect), ._cancelChild(atOptional: toChildState))
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     guard
@@ -113,5 +118,25 @@ extension Optional {
     self = .none
     defer { self = .some(wrapped) }
     return body(&wrapped)
+  }
+}
+
+/// What an `ifLet` reducer holds besides its key path (see `_IfLetReducer.toChildState`).
+@usableFromInline
+final class _IfLetParts<Parent: Reducer, Child: Reducer> {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  @usableFromInline let callSite: _CallSite
+
+  @inlinable
+  init(
+    parent: Parent, child: Child, toChildAction: CasePath<Parent.Action, Child.Action>,
+    callSite: _CallSite
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildAction = toChildAction
+    self.callSite = callSite
   }
 }

@@ -40,14 +40,13 @@ extension Reducer {
 }
 
 public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
-  @usableFromInline let parent: Parent
-  @usableFromInline let element: Element
+  // The key path beside one reference to the rest, as `_ForEachReducer` keeps its own (see
+  // `_PresentationReducer`): where `reduce` is inlined in a feature's `body`, each access
+  // through the key path is a direct one, not the run time's key-path code.
   @usableFromInline let toStack: WritableKeyPath<Parent.State, StackState<Element.State>>
-  @usableFromInline
-  let toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>
-  @usableFromInline let callSite: _CallSite
+  @usableFromInline let parts: _StackParts<Parent, Element>
 
-  @usableFromInline
+  @inlinable
   init(
     parent: Parent,
     element: Element,
@@ -55,14 +54,21 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
     callSite: _CallSite
   ) {
-    self.parent = parent
-    self.element = element
     self.toStack = toStack
-    self.toStackAction = toStackAction
-    self.callSite = callSite
+    parts = _StackParts(
+      parent: parent, element: element, toStackAction: toStackAction, callSite: callSite)
   }
 
+  @inlinable var parent: Parent { parts.parent }
+  @inlinable var element: Element { parts.element }
+  @inlinable var callSite: _CallSite { parts.callSite }
+
   @inlinable
+  var toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>> {
+    parts.toStackAction
+  }
+
+  @inlinable @inline(__always)
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let stackAction = toStackAction.extract(from: action)
@@ -106,7 +112,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     (stack.ids, stack.epoch)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func reduceElement(
     id: StackElementID, action elementAction: Element.Action, in state: inout Parent.State,
     parentAction: Parent.Action
@@ -139,5 +145,27 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       """,
       at: callSite.location
     )
+  }
+}
+
+/// What a stack's `forEach` reducer holds besides its key path (see `_StackReducer.toStack`).
+@usableFromInline
+final class _StackParts<Parent: Reducer, Element: Reducer> {
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline
+  let toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>
+  @usableFromInline let callSite: _CallSite
+
+  @inlinable
+  init(
+    parent: Parent, element: Element,
+    toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
+    callSite: _CallSite
+  ) {
+    self.parent = parent
+    self.element = element
+    self.toStackAction = toStackAction
+    self.callSite = callSite
   }
 }
