@@ -240,30 +240,42 @@ public final class InMemoryNotificationBackend: Sendable {
   }
 
   private static func setRead(_ id: String, _ isRead: Bool, in state: inout State) throws {
-    guard var notification = state.notifications[id: id] else { throw missing(id, in: state) }
+    // Found once, then read and written at its position.
+    guard let position = state.notifications.index(id: id) else { throw missing(id, in: state) }
     // A write that changes nothing is no change: an `.updated` for it told a client that had
     // not loaded the notification to count it again.
+    var notification = state.notifications[position]
     guard notification.isRead != isRead else { return }
     notification.isRead = isRead
     notification.version = ChangeCursor(state.cursor + 1)
-    state.notifications[id: id] = notification
+    state.notifications[position] = notification
     record(.updated(notification), in: &state)
   }
 
   /// Applies latency and injected failures to one call, on the caller's executor.
   nonisolated(nonsending) private func call() async throws {
-    let latency = state.withLock { $0.faults.latency }
-    if latency > .zero { try await clock.sleep(for: latency) }
-    let failure = state.withLock { state -> UserFacingError? in
-      if !state.faults.failNext.isEmpty { return state.faults.failNext.removeFirst() }
-      if state.faults.failureRate > 0,
-        Double.random(in: 0..<1, using: &state.random) < state.faults.failureRate
-      {
-        return state.faults.randomError
-      }
-      return nil
+    // Without latency, one lock: the faults are read and the failure drawn together.
+    let (latency, failure) = state.withLock { state in
+      let latency = state.faults.latency
+      return (latency, latency > .zero ? nil : Self.drawFailure(&state))
     }
-    if let failure { throw failure }
+    guard latency > .zero else {
+      if let failure { throw failure }
+      return
+    }
+    try await clock.sleep(for: latency)
+    if let failure = state.withLock({ Self.drawFailure(&$0) }) { throw failure }
+  }
+
+  /// The failure an injected fault makes of a call, if any.
+  private static func drawFailure(_ state: inout State) -> UserFacingError? {
+    if !state.faults.failNext.isEmpty { return state.faults.failNext.removeFirst() }
+    if state.faults.failureRate > 0,
+      Double.random(in: 0..<1, using: &state.random) < state.faults.failureRate
+    {
+      return state.faults.randomError
+    }
+    return nil
   }
 
   /// Makes a change to the state and tells the live streams about the changes it recorded, as

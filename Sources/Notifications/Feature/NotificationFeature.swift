@@ -111,12 +111,14 @@ public struct NotificationFeature: Reducer {
         // Not `copy.flatMap(log.replaying(on:))`: the method reference copies the whole log
         // into a closure (a retain of each of its fields, an allocation) at every call.
         let now = if let copy { log.replaying(on: copy) } else { NotificationData?.none }
-        let before = shown[id: id]
+        // Looked up once, then read and written at its position.
+        let position = shown.index(id: id)
+        let before = position.map { shown.elements[$0] }
         guard now != before else { continue }
-        if let before, let now, before.timestamp == now.timestamp {
-          shown[id: id] = now
+        if let position, let before, let now, before.timestamp == now.timestamp {
+          shown.replace(at: position, with: now)
         } else {
-          shown.remove(id: id)
+          if let position { shown.remove(at: position) }
           if let now { shown.insert(now, at: shown.insertionIndex(for: now)) }
         }
       }
@@ -349,6 +351,9 @@ public struct NotificationFeature: Reducer {
   // the same logic, but a `body` is built at each action, and its closure copied the feature
   // (eight dependencies) three times per `markAsRead`.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    // A delegate action is the parent's to handle: it changes nothing here, so nothing is
+    // written, and no record's turn to be sent comes with it.
+    if case .delegate = action { return .none }
     let unreadCount = state.unreadCount
     // Nothing is written before the launch has read what was saved: the store then holds
     // exactly what it read, and the launch's first write turns that into the log. A write made

@@ -222,6 +222,19 @@ public struct NotificationFeed: Sendable {
     return remove(at: position)
   }
 
+  /// Replaces the notification at `position`, which must be a valid position, with
+  /// `notification`, of the same id (another id is reported and handled as through
+  /// `subscript(id:)`); the counts follow. The write ``NotificationFeature/State/reshow(_:)``
+  /// makes when a notification changes but keeps its place: the id is looked up once, by the
+  /// caller, where `subscript(id:)` looks it up three times.
+  ///
+  /// - Complexity: O(1), or O(*t*) for the *t* notifications of its type when its type changes.
+  mutating func replace(at position: Int, with notification: NotificationData) {
+    let old = Tally(storage.elements[position])
+    storage[position] = notification
+    didReplace(old, with: Tally(storage.elements[position]), at: position)
+  }
+
   /// Removes and returns the notification at `index`, which must be a valid position.
   ///
   /// - Complexity: O(*n*) for the positions after it; O(1) for the last one.
