@@ -1,14 +1,34 @@
 
+import Foundation
+
 /// Counts the in-flight effects started by one `send` (and, transitively, by the actions those
 /// effects send) so that `StoreTask.finish()` can wait for all of them.
+///
+/// Every group's count is guarded by one lock that all groups share: a send that starts effects
+/// makes a group, and a lock of its own cost three more allocations (the lock's object, its
+/// mutex and the object holding both) and their release, at every such send. What the lock
+/// guards is a few instructions long and never calls out, so groups hardly ever wait on it.
 @usableFromInline
-final class EffectGroup: Sendable {
+final class EffectGroup: @unchecked Sendable {
+  // Safe to share across threads: `state` is read and written only while `Self.lock` is held
+  // (`withState`), so no two threads touch it at the same time. Not checked for exclusivity at
+  // run time (as `LockedState`'s value is not): every access is inside `withState`, whose
+  // bodies never call out, so no two accesses overlap.
   private struct State {
     var count = 0
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = LockedState(State())
+  @exclusivity(unchecked) private var state = State()
+  /// The lock of every group's `state` (an `NSLock`, as `LockedState`'s, which the thread
+  /// sanitizer sees).
+  private static let lock = NSLock()
+
+  private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+    Self.lock.lock()
+    defer { Self.lock.unlock() }
+    return body(&state)
+  }
   /// The group of the `send` this group belongs to: a step of a `.concatenate` gets a group of
   /// its own, whose parent is the group of the action that returned the `.concatenate`.
   let parent: EffectGroup?
@@ -38,12 +58,12 @@ final class EffectGroup: Sendable {
 
   /// One more effect is in flight.
   func enter() {
-    state.withLock { $0.count += 1 }
+    withState { $0.count += 1 }
   }
 
   /// One effect finished; wakes the waiters when none is left. Returns whether none is left.
   func leave() -> Bool {
-    let (isEmpty, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+    let (isEmpty, waiters) = withState { state -> (Bool, [CheckedContinuation<Void, Never>]) in
       state.count -= 1
       guard state.count == 0 else { return (false, []) }
       defer { state.waiters.removeAll() }
@@ -56,14 +76,14 @@ final class EffectGroup: Sendable {
   /// Whether no effect of the group is in flight.
   @usableFromInline
   var isEmpty: Bool {
-    state.withLock { $0.count == 0 }
+    withState { $0.count == 0 }
   }
 
   /// Suspends until no effect of the group is in flight.
   @usableFromInline
   nonisolated(nonsending) func wait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let isDone = state.withLock { state -> Bool in
+      let isDone = withState { state -> Bool in
         if state.count == 0 { return true }
         state.waiters.append(continuation)
         return false
