@@ -1,4 +1,3 @@
-
 import Foundation
 
 /// Counts the in-flight effects started by one `send` (and, transitively, by the actions those
