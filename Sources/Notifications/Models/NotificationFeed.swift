@@ -229,7 +229,7 @@ public struct NotificationFeed: Sendable {
   /// caller, where `subscript(id:)` looks it up three times.
   ///
   /// - Complexity: O(1), or O(*t*) for the *t* notifications of its type when its type changes.
-  mutating func replace(at position: Int, with notification: NotificationData) {
+  package mutating func replace(at position: Int, with notification: NotificationData) {
     let old = Tally(storage.elements[position])
     storage[position] = notification
     didReplace(old, with: Tally(storage.elements[position]), at: position)

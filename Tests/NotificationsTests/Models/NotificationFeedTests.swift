@@ -59,6 +59,20 @@ struct NotificationFeedTests {
     expectCountsMatchAScan(feed)
   }
 
+  @Test func replacingAtAPositionMovesTheCountsAsTheSubscriptDoes() {
+    var feed: NotificationFeed = [note("a"), note("b"), note("c", .alert, isRead: true)]
+    feed.replace(at: 0, with: note("a", isRead: true))
+    #expect(feed.unreadCount == 1)
+    feed.replace(at: 1, with: note("b", .system))
+    #expect(feed.count(of: .ping) == 1)
+    #expect(feed.filtered(.type(.system)).map(\.id) == ["b"])
+    feed.replace(at: 2, with: note("c", .ping))
+    #expect(feed.ids == ["a", "b", "c"])
+    #expect(feed.unreadCount == 2)
+    #expect(feed.filtered(.type(.ping), unreadOnly: true).map(\.id) == ["c"])
+    expectCountsMatchAScan(feed)
+  }
+
   @Test func changingTheTypeMovesTheNotificationBetweenFilters() {
     var feed: NotificationFeed = [note("a"), note("b"), note("c", .alert)]
     feed[id: "b"]?.type = .alert
