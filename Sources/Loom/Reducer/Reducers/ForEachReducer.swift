@@ -38,14 +38,12 @@ extension Reducer {
 
 /// The reducer built by ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
 public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
-  // The key path is kept beside one reference to the rest, as `_PresentationReducer` keeps
-  // its own (see there): two parts, whatever the parent and the element hold, so that where
-  // `reduce` is inlined in a feature's `body` the optimizer takes the reducer apart, sees the
-  // key path literal and turns each access through it into a direct one, instead of the run
-  // time's key-path code. W3 (an action to one of 1,000 rows): 1,209 -> 1,058 instructions.
+  // The key path beside one reference to the rest (see `_ChildReducerParts`). W3 (an action to
+  // one of 1,000 rows): 1,209 -> 1,058 instructions.
   @usableFromInline
   let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
-  @usableFromInline let parts: _ForEachParts<Parent, ID, Element>
+  @usableFromInline
+  let parts: _ChildReducerParts<Parent, Element, IdentifiedAction<ID, Element.Action>>
 
   @inlinable
   init(
@@ -56,17 +54,17 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     callSite: _CallSite
   ) {
     self.toElements = toElements
-    parts = _ForEachParts(
-      parent: parent, element: element, toElementAction: toElementAction, callSite: callSite)
+    parts = _ChildReducerParts(
+      parent: parent, child: element, toChildAction: toElementAction, callSite: callSite)
   }
 
   @inlinable var parent: Parent { parts.parent }
-  @inlinable var element: Element { parts.element }
+  @inlinable var element: Element { parts.child }
   @inlinable var callSite: _CallSite { parts.callSite }
 
   @inlinable
   var toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>> {
-    parts.toElementAction
+    parts.toChildAction
   }
 
   @inlinable @inline(__always)
@@ -147,24 +145,3 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   }
 }
 
-/// What a `forEach` reducer holds besides its key path (see `_ForEachReducer.toElements`).
-@usableFromInline
-final class _ForEachParts<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer> {
-  @usableFromInline let parent: Parent
-  @usableFromInline let element: Element
-  @usableFromInline
-  let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
-  @usableFromInline let callSite: _CallSite
-
-  @inlinable
-  init(
-    parent: Parent, element: Element,
-    toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
-    callSite: _CallSite
-  ) {
-    self.parent = parent
-    self.element = element
-    self.toElementAction = toElementAction
-    self.callSite = callSite
-  }
-}

@@ -40,11 +40,9 @@ extension Reducer {
 
 /// The reducer built by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  // The key path beside one reference to the rest, as `_ForEachReducer` keeps its own (see
-  // `_PresentationReducer`): where `reduce` is inlined in a feature's `body`, each access
-  // through the key path is a direct one, not the run time's key-path code.
+  // The key path beside one reference to the rest (see `_ChildReducerParts`).
   @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?>
-  @usableFromInline let parts: _IfLetParts<Parent, Child>
+  @usableFromInline let parts: _ChildReducerParts<Parent, Child, Child.Action>
 
   @inlinable
   init(
@@ -55,7 +53,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     callSite: _CallSite
   ) {
     self.toChildState = toChildState
-    parts = _IfLetParts(
+    parts = _ChildReducerParts(
       parent: parent, child: child, toChildAction: toChildAction, callSite: callSite)
   }
 
@@ -121,22 +119,3 @@ extension Optional {
   }
 }
 
-/// What an `ifLet` reducer holds besides its key path (see `_IfLetReducer.toChildState`).
-@usableFromInline
-final class _IfLetParts<Parent: Reducer, Child: Reducer> {
-  @usableFromInline let parent: Parent
-  @usableFromInline let child: Child
-  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
-  @usableFromInline let callSite: _CallSite
-
-  @inlinable
-  init(
-    parent: Parent, child: Child, toChildAction: CasePath<Parent.Action, Child.Action>,
-    callSite: _CallSite
-  ) {
-    self.parent = parent
-    self.child = child
-    self.toChildAction = toChildAction
-    self.callSite = callSite
-  }
-}

@@ -38,22 +38,20 @@ extension Reducer {
 }
 
 public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  // The reducer is built anew at each action, in its feature's `body`, and `reduce` below is
-  // inlined there. Where the key path literal is in sight, the optimizer turns each access
-  // through `\.$destination` (a computed key path: a property wrapper's projection) into a
-  // direct call of its accessors, instead of the run time's key-path code (~2,000 instructions
-  // a write, ~900 a read). It sees the key path only if it can take the built reducer apart,
-  // which it does for a value of at most six parts (a stored property's parts counted down to
-  // its references, functions and builtin values). So the key path is kept beside one
-  // reference to the rest, two parts whatever the parent and the child hold; the reference's
-  // object is allocated on the stack where `reduce` is inlined (and `reduceChild`, to which it
-  // would otherwise escape). In a body whose reducers together hold more than six parts, the
-  // run time's key-path code runs, as before. 10 presentations deep (W11 (a)): 36.9k -> 13.4k
-  // instructions per action; with five more parts in the body, 36.9k -> 38.4k (the parts
-  // object's life on the stack).
+  // The key path beside one reference to the rest (see `_ChildReducerParts`). Where the key
+  // path literal is in sight, each access through `\.$destination` (a computed key path: a
+  // property wrapper's projection) is a direct call of its accessors, instead of the run time's
+  // key-path code (~2,000 instructions a write, ~900 a read); the parts' object is on the stack
+  // where `reduce` is inlined (and `reduceChild`, to which it would otherwise escape). In a body
+  // whose reducers together hold more than six parts, the run time's key-path code runs, as
+  // before. 10 presentations deep (W11 (a)): 36.9k -> 13.4k instructions per action; with five
+  // more parts in the body, 36.9k -> 38.4k (the parts object's life on the stack).
   @usableFromInline
   let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Child.State>>
-  @usableFromInline let parts: _PresentationParts<Parent, Child>
+  @usableFromInline
+  let parts: _ChildReducerParts<Parent, Child, PresentationAction<Child.Action>>
+  /// Whether each of the child's actions ends the presentation: an alert's or a dialog's.
+  @usableFromInline let endsAfterEachAction: Bool
 
   @inlinable
   init(
@@ -65,9 +63,9 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     endsAfterEachAction: Bool = false
   ) {
     self.toPresentationState = toPresentationState
-    parts = _PresentationParts(
-      parent: parent, child: child, toPresentationAction: toPresentationAction,
-      callSite: callSite, endsAfterEachAction: endsAfterEachAction)
+    parts = _ChildReducerParts(
+      parent: parent, child: child, toChildAction: toPresentationAction, callSite: callSite)
+    self.endsAfterEachAction = endsAfterEachAction
   }
 
   @inlinable var parent: Parent { parts.parent }
@@ -75,11 +73,8 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   @inlinable
   var toPresentationAction: CasePath<Parent.Action, PresentationAction<Child.Action>> {
-    parts.toPresentationAction
+    parts.toChildAction
   }
-
-  /// Whether each of the child's actions ends the presentation: an alert's or a dialog's.
-  @inlinable var endsAfterEachAction: Bool { parts.endsAfterEachAction }
 
   @inlinable @inline(__always)
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
@@ -248,31 +243,5 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       """,
       at: callSite.location
     )
-  }
-}
-
-/// What a presentation's reducer holds besides its key path (see
-/// `_PresentationReducer.toPresentationState`).
-@usableFromInline
-final class _PresentationParts<Parent: Reducer, Child: Reducer> {
-  @usableFromInline let parent: Parent
-  @usableFromInline let child: Child
-  @usableFromInline
-  let toPresentationAction: CasePath<Parent.Action, PresentationAction<Child.Action>>
-  @usableFromInline let callSite: _CallSite
-  /// Whether each of the child's actions ends the presentation: an alert's or a dialog's.
-  @usableFromInline let endsAfterEachAction: Bool
-
-  @inlinable
-  init(
-    parent: Parent, child: Child,
-    toPresentationAction: CasePath<Parent.Action, PresentationAction<Child.Action>>,
-    callSite: _CallSite, endsAfterEachAction: Bool
-  ) {
-    self.parent = parent
-    self.child = child
-    self.toPresentationAction = toPresentationAction
-    self.callSite = callSite
-    self.endsAfterEachAction = endsAfterEachAction
   }
 }

@@ -40,11 +40,10 @@ extension Reducer {
 }
 
 public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
-  // The key path beside one reference to the rest, as `_ForEachReducer` keeps its own (see
-  // `_PresentationReducer`): where `reduce` is inlined in a feature's `body`, each access
-  // through the key path is a direct one, not the run time's key-path code.
+  // The key path beside one reference to the rest (see `_ChildReducerParts`).
   @usableFromInline let toStack: WritableKeyPath<Parent.State, StackState<Element.State>>
-  @usableFromInline let parts: _StackParts<Parent, Element>
+  @usableFromInline
+  let parts: _ChildReducerParts<Parent, Element, StackAction<Element.State, Element.Action>>
 
   @inlinable
   init(
@@ -55,17 +54,17 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     callSite: _CallSite
   ) {
     self.toStack = toStack
-    parts = _StackParts(
-      parent: parent, element: element, toStackAction: toStackAction, callSite: callSite)
+    parts = _ChildReducerParts(
+      parent: parent, child: element, toChildAction: toStackAction, callSite: callSite)
   }
 
   @inlinable var parent: Parent { parts.parent }
-  @inlinable var element: Element { parts.element }
+  @inlinable var element: Element { parts.child }
   @inlinable var callSite: _CallSite { parts.callSite }
 
   @inlinable
   var toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>> {
-    parts.toStackAction
+    parts.toChildAction
   }
 
   @inlinable @inline(__always)
@@ -148,24 +147,3 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
   }
 }
 
-/// What a stack's `forEach` reducer holds besides its key path (see `_StackReducer.toStack`).
-@usableFromInline
-final class _StackParts<Parent: Reducer, Element: Reducer> {
-  @usableFromInline let parent: Parent
-  @usableFromInline let element: Element
-  @usableFromInline
-  let toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>
-  @usableFromInline let callSite: _CallSite
-
-  @inlinable
-  init(
-    parent: Parent, element: Element,
-    toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
-    callSite: _CallSite
-  ) {
-    self.parent = parent
-    self.element = element
-    self.toStackAction = toStackAction
-    self.callSite = callSite
-  }
-}
