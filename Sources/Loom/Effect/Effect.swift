@@ -182,7 +182,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// return .merge(.send(.loadFilters), .run { send in await send(.tick) })
   /// ```
   @inlinable
-  @_disfavoredOverload  // two effects take `merge(_:_:)`, which makes no array
+  @_disfavoredOverload  // two or three effects take `merge(_:_:)` or `merge(_:_:_:)`
   public static func merge(_ effects: Self...) -> Self {
     merging(effects)
   }
@@ -195,6 +195,17 @@ public struct Effect<Action: Sendable>: Sendable {
     if first.isNone { return second }
     if second.isNone { return first }
     return Self(operation: .merge([first, second]))
+  }
+
+  /// An effect that runs the three effects at the same time: those that are not `.none`, with no
+  /// array made unless all three are something (a reducer that merges its child's effects, its
+  /// own and a cancellation usually returns one or two of them).
+  @inlinable
+  public static func merge(_ first: Self, _ second: Self, _ third: Self) -> Self {
+    if first.isNone { return merge(second, third) }
+    if second.isNone { return merge(first, third) }
+    if third.isNone { return merge(first, second) }
+    return Self(operation: .merge([first, second, third]))
   }
 
   /// An effect that runs all of the given effects at the same time.
