@@ -270,7 +270,8 @@ struct StackTests {
       @Dependency(\.dismiss) var dismiss
       await dismiss()
     }
-    #expect(reports.withLock { $0.count } == 1)
-    #expect(reports.withLock { $0.first?.contains("dismiss()") } == true)
+    let messages: [String] = reports.withLock { $0 }
+    #expect(messages.count == 1)
+    #expect(messages.first?.contains("dismiss()") == true)
   }
 }

@@ -30,7 +30,8 @@ struct PartStoreTests {
 
   @Test func aPresentedDestinationsStoreAndItsCasesStores() {
     let store = Store(initialState: Host.State()) { Host() }
-    #expect(store.scope(state: \.destination, action: .destination) == nil)
+    let nothingPresented = store.scope(state: \.destination, action: .destination)
+    #expect(nothingPresented == nil)
     store.send(.presentA)
     let destination = store.scope(state: \.destination, action: .destination)
     let a = destination?.scope(state: .a, action: .a)
@@ -39,7 +40,8 @@ struct PartStoreTests {
     #expect(store.state.destination == .a(Host.Ticker.State(ticks: 1)))
     #expect(destination?.scope(state: .a, action: .a) === a)
     store.send(.presentB)
-    #expect(destination?.scope(state: .a, action: .a) == nil)
+    let aAfterB = destination?.scope(state: .a, action: .a)
+    #expect(aAfterB == nil)
     let b = destination?.scope(state: .b, action: .b)
     b?.send(.tick)
     #expect(store.state.destination == .b(Host.Ticker.State(ticks: 1)))
@@ -96,7 +98,8 @@ struct PartStoreTests {
     let store = Store(initialState: Nested.State.settings(.profile("Ada"))) { Nested() }
     let profile = store.scope(state: .settings.profile, action: .settings.profile)
     #expect(profile?.state == "Ada")
-    #expect(store.scope(state: .settings.account, action: .settings.account) == nil)
+    let noAccount = store.scope(state: .settings.account, action: .settings.account)
+    #expect(noAccount == nil)
     store.send(.switchToAccount)
     let account = store.scope(state: .settings.account, action: .settings.account)
     #expect(account != nil && account !== profile)
