@@ -109,6 +109,16 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     /// Whether origins are linked into chains and given to actions sent by `.send`: only when a
     /// test store watches the store, since nothing else reads them.
     @usableFromInline var tracksProvenance = false
+    /// Whether the actions effects send keep their origins: when a test store watches, and in
+    /// a debug build, whose runtime issues name an action's sender (see ``ActionSource``). A
+    /// kept origin is linked into a chain only when provenance is tracked.
+    @usableFromInline var keepsOrigins: Bool {
+      #if DEBUG
+        true
+      #else
+        tracksProvenance
+      #endif
+    }
     /// Effects cancelled while actions they sent were waiting in `queue`.
     @usableFromInline var cancelledWhileQueued: Set<UInt64> = []
     /// What waits for the end of the batch being processed (see ``BatchEnd``).
@@ -380,10 +390,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     storage.pointee.stateVersion &+= 1
     #if DEBUG
       storage.pointee.isReducing = true
-    #endif
-    let effect = reducer.reduce(into: &statePointer.pointee, action: action)
-    #if DEBUG
+      // Named in the runtime issues the reducer reports about the action.
+      let effect = _reducing(from: origin) {
+        reducer.reduce(into: &statePointer.pointee, action: action)
+      }
       storage.pointee.isReducing = false
+    #else
+      let effect = reducer.reduce(into: &statePointer.pointee, action: action)
     #endif
     if let didProcess = storage.pointee.didProcess {
       didProcess(action, origin, statePointer.pointee)
@@ -429,7 +442,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       return
     }
     let origin =
-      storage.pointee.tracksProvenance
+      storage.pointee.keepsOrigins
       ? EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin) : nil
     storage.pointee.queue.append(
       Queued(action: sent, group: group, origin: origin, childPath: checked))
@@ -470,7 +483,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   @inlinable
   @inline(__always)
   func startSend(_ sent: Action, group: EffectGroup?, startedBy action: Action) {
-    if storage.pointee.isSending, !storage.pointee.tracksProvenance {
+    if storage.pointee.isSending, !storage.pointee.keepsOrigins {
       // The fast path: queued with no origin to box.
       storage.pointee.queue.append(Queued(action: sent, group: group, origin: nil))
       return
@@ -486,7 +499,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     _ sent: Action, group: EffectGroup?, startedBy action: Action
   ) {
     let origin =
-      storage.pointee.tracksProvenance
+      storage.pointee.keepsOrigins
       ? EffectOrigin(action: action, fileID: "", line: 0, parent: currentOrigin) : nil
     if storage.pointee.isSending {
       storage.pointee.queue.append(Queued(action: sent, group: group, origin: origin))
@@ -513,8 +526,9 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       reportSendAfterFinish(action, origin: origin)
       return
     }
-    // The origin matters only to a test store, which tracks provenance.
-    let origin = storage.pointee.tracksProvenance ? origin : nil
+    // The origin matters only to a test store, which tracks provenance, and to the runtime
+    // issues of a debug build.
+    let origin = storage.pointee.keepsOrigins ? origin : nil
     _ = send(action, group: group, origin: origin, effectID: effectID)
   }
 

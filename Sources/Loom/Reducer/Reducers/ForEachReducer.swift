@@ -138,7 +138,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 
       Make sure elements are not removed while their effects can still send actions; their \
       effects are cancelled when they are removed, so this usually means the action was sent \
-      from outside (a view or a parent effect).
+      from outside (a view or a parent effect).\(ActionSource.sentence)
       """,
       at: callSite.location
     )

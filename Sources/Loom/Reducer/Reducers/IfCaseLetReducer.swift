@@ -97,7 +97,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       An "ifCaseLet" at \(callSite.location) received a child action when the state was in another \
       case:
 
-        \(action)
+        \(action)\(ActionSource.sentence)
       """,
       at: callSite.location
     )

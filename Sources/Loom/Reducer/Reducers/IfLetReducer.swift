@@ -100,7 +100,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         \(action)
 
       Make sure the parent does not send child actions after setting the child state to nil, \
-      and that effects of the child are cancelled when it is dismissed.
+      and that effects of the child are cancelled when it is dismissed.\(ActionSource.sentence)
       """,
       at: callSite.location
     )

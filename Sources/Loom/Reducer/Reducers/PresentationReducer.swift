@@ -239,7 +239,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
       Make sure the parent does not send child actions after dismissing the child; the child's \
       effects are cancelled when it is dismissed, so this usually means the action was sent \
-      from outside (a view or a parent effect).
+      from outside (a view or a parent effect).\(ActionSource.sentence)
       """,
       at: callSite.location
     )

@@ -140,7 +140,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       """
       A "forEach" over a stack at \(callSite.location) received \(what):
 
-        \(action)
+        \(action)\(ActionSource.sentence)
       """,
       at: callSite.location
     )
