@@ -237,7 +237,10 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// An effect that runs each of the given effects after the previous one has finished.
   ///
-  /// If the concatenated effect is cancelled, the remaining effects never start.
+  /// A `.send` has finished once its action is processed, a `.run` once its operation returns:
+  /// the effects of the actions they send are those actions' own, and neither hold back the
+  /// next effect nor end when this one is cancelled. If the concatenated effect is cancelled,
+  /// the remaining effects never start.
   ///
   /// ```swift
   /// return .concatenate(.send(.willSave), .run { _ in try await client.save() }, .send(.didSave))

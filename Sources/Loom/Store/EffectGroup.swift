@@ -30,7 +30,7 @@ final class EffectGroup: @unchecked Sendable {
   }
   /// The group of the `send` this group belongs to: a step of a `.concatenate` gets a group of
   /// its own, whose parent is the group of the action that returned the `.concatenate`.
-  let parent: EffectGroup?
+  @usableFromInline let parent: EffectGroup?
   /// For the group of a step of a `.concatenate`, the runtime's id of the sequence, which starts
   /// its next step when this group empties; 0 for any other group.
   @usableFromInline let sequenceID: UInt64
@@ -48,7 +48,15 @@ final class EffectGroup: @unchecked Sendable {
     self.sequenceID = sequenceID
   }
 
-  /// The group of the `send` that started this group's effects, directly or through steps.
+  /// The group of the `send` that started this group's effects, directly or through steps:
+  /// the group the actions those effects send are processed in.
+  ///
+  /// A step's group counts the step's own effects only, so that the step is finished once they
+  /// are (as TCA's `.concatenate` starts the next effect once the one before completes), and
+  /// cancelling the sequence cancels them only: the effects of an action a step sent belong to
+  /// that action's feature (a parent's, for a child's delegate action). They count in the send's
+  /// group, which `StoreTask.finish()` waits for.
+  @inlinable
   var root: EffectGroup {
     var group = self
     while let parent = group.parent { group = parent }

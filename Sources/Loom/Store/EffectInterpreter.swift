@@ -95,11 +95,12 @@ struct EffectInterpreter<R: Reducer> {
       return
 
     case .send(let sent):
+      // Processed in the send's group, not a step's (see `EffectGroup.root`).
       if context.path.components.isEmpty {
-        core.startSend(sent, group: context.group, startedBy: context.action)
+        core.startSend(sent, group: context.group.root, startedBy: context.action)
       } else {
         core.startChildSend(
-          sent, group: context.group, startedBy: context.action, path: context.path)
+          sent, group: context.group.root, startedBy: context.action, path: context.path)
       }
 
     case .run(let run):
@@ -109,7 +110,7 @@ struct EffectInterpreter<R: Reducer> {
       // An index loop: `for in` went through the unspecialized iterator of the standard library.
       // A `.send` among them takes the send path here, without a call to the interpreter.
       let core = core
-      let group: EffectGroup? = context.group
+      let group: EffectGroup? = context.group.root
       let action = context.action
       var index = 0
       while index < effects.count {
@@ -163,8 +164,11 @@ struct EffectInterpreter<R: Reducer> {
       kind: .operation, keys: context.keys, path: context.path, group: group,
       origin: tracksProvenance ? origin : nil, hasStarted: !tracksProvenance)
     let registry = core.registry
+    // What the effect sends is processed in the send's group, not a step's (see
+    // `EffectGroup.root`).
+    let sendGroup = group.root
     let send = Send<Action> { [weak core] in
-      core?.receive($0, group: group, origin: origin, effectID: id)
+      core?.receive($0, group: sendGroup, origin: origin, effectID: id)
     }
     // Starts running at once, on the main actor, until its first suspension.
     func makeTask() -> Task<Void, Never> {
