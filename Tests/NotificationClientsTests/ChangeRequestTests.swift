@@ -138,6 +138,32 @@ struct ChangeRequestTests {
     #expect(UserFacingError(DeletedNotificationError(id: "n1", cursor: 5)) == .notFound)
   }
 
+  /// A look-up of a notification a clear-all deleted answers the clear-all's cursor too, as for
+  /// a delete: a push of it delivered again is not shown again. One it spared is there.
+  @Test(arguments: Backend.allCases)
+  func aLookUpOfANotificationAClearAllDeletedAnswersItsCursor(_ backend: Backend)
+    async throws
+  {
+    let (client, _, done) = try client(backend)
+    defer { done() }
+    let bounded = ChangeRequest(id: UUID(), .deleteAll(upTo: FeedPosition(Self.feed[1])))
+    #expect(try await client.apply(bounded) == 5)
+    for cleared in Self.feed[1...] {
+      await #expect(throws: DeletedNotificationError(id: cleared.id, cursor: 5)) {
+        try await client.fetchNotification(cleared.id)
+      }
+    }
+    #expect(try await client.fetchNotification("n0") == Self.stored(0, version: 1))
+    #expect(try await client.apply(ChangeRequest(id: UUID(), .deleteAll(upTo: nil))) == 6)
+    await #expect(throws: DeletedNotificationError(id: "n0", cursor: 6)) {
+      try await client.fetchNotification("n0")
+    }
+    await #expect(throws: DeletedNotificationError(id: "n3", cursor: 5)) {
+      try await client.fetchNotification("n3")
+    }
+    await #expect(throws: UserFacingError.notFound) { try await client.fetchNotification("zz") }
+  }
+
   @Test(arguments: Backend.allCases)
   func aChangeRetriedWithItsIDIsAppliedOnce(_ backend: Backend) async throws {
     let (client, insert, done) = try client(backend)

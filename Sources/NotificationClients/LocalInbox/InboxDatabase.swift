@@ -20,7 +20,7 @@ import Notifications
 /// Several processes may use one inbox at once (the CLI, the dev server, a second CLI): the
 /// database is journaled with WAL and a writer waits for another's lock (see ``SQLiteQueue``).
 ///
-/// Schema (migrations "inbox 1" to "inbox 4"):
+/// Schema (migrations "inbox 1" to "inbox 6"):
 ///
 /// - `notifications(id PRIMARY KEY, type, timestamp, is_read, json, contact_id, alert_id,
 ///   ping_id, version)`: `timestamp` is the `Date`'s own `Double` (seconds since 2001), so it
@@ -35,7 +35,11 @@ import Notifications
 ///   for as long as the change log keeps its changes, so a retried change is applied once
 ///   ("inbox 3").
 /// - `changes(cursor INTEGER PRIMARY KEY AUTOINCREMENT, kind, id, json)`: the newest
-///   ``changeLogLimit`` changes; a cursor older than those catches up with a snapshot.
+///   ``changeLogLimit`` changes; a cursor older than those catches up with a snapshot. The
+///   partial index `deletions_by_id` finds a delete's cursor by id ("inbox 5").
+/// - `cleared(id PRIMARY KEY, cursor)`: the notifications each clear-all deleted, at its cursor
+///   (its change is a snapshot, which names none of them), for as long as the change log keeps
+///   the cursor, so a look-up of one answers that it was deleted ("inbox 6").
 /// - `counts(unread)`: one row, kept by the triggers on `notifications`.
 /// - `settings(key PRIMARY KEY, value)`.
 /// - `change_records(sequence INTEGER PRIMARY KEY AUTOINCREMENT, scope, id, json)`, unique by
@@ -258,6 +262,16 @@ package final class InboxDatabase: Sendable {
       try db.execute(
         "CREATE INDEX deletions_by_id ON changes (id, cursor) WHERE kind = 'deleted'")
     }
+    migrator.register("inbox 6") { db in
+      // The notifications a clear-all deleted, by id, at its cursor: its change is a snapshot,
+      // which names none of them, and a look-up of one (a push delivered again) must answer
+      // that it was deleted, as for a delete. Kept as long as the change log keeps the cursor.
+      try db.execute(
+        """
+        CREATE TABLE cleared (id TEXT PRIMARY KEY NOT NULL, cursor INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE INDEX cleared_by_cursor ON cleared (cursor);
+        """)
+    }
     return migrator
   }()
 
@@ -336,8 +350,8 @@ package final class InboxDatabase: Sendable {
     }
   }
 
-  /// The cursor of the deletion of the notification `id`, while the change log holds it; `nil`
-  /// for one deleted longer ago, by a clear-all, or never.
+  /// The cursor of the deletion of the notification `id` (by a delete or a clear-all), while
+  /// the change log holds it; `nil` for one deleted longer ago, or never.
   ///
   /// - Complexity: O(log *n*): a look-up in the index of deletions.
   package func deletion(of id: String) throws(InboxError) -> ChangeCursor? {
@@ -346,8 +360,14 @@ package final class InboxDatabase: Sendable {
 
   /// The cursor at which the notification with this id was deleted, if the log remembers it.
   private static func deletion(of id: String, in db: SQLiteConnection) throws -> ChangeCursor? {
-    try db.statement("SELECT max(cursor) FROM changes WHERE kind = 'deleted' AND id = ?")
-      .firstRow([.text(id)]) { row in
+    try db.statement(
+      """
+      SELECT max(cursor) FROM (
+        SELECT cursor FROM changes WHERE kind = 'deleted' AND id = ?1
+        UNION ALL SELECT cursor FROM cleared WHERE id = ?1)
+      """
+    )
+    .firstRow([.text(id)]) { row in
         row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
       } ?? nil
   }
@@ -530,16 +550,21 @@ package final class InboxDatabase: Sendable {
       guard db.changes == 1 else { throw try missing(id, in: db) }
       return [try log(.deleted(id: id), in: db)]
     case .deleteAll(upTo: nil):
+      let cursor = try nextCursor(db)
+      try db.execute(
+        "INSERT OR REPLACE INTO cleared (id, cursor) SELECT id, ? FROM notifications",
+        [SQLiteValue(cursor)])
       try db.execute("DELETE FROM notifications")
-      return [try log(.snapshot([]), in: db)]
+      return [try log(.snapshot([]), at: cursor, in: db)]
     case .deleteAll(upTo: let bound?):
       // Logs the notifications left as a snapshot (none, usually: those that arrived after the
       // person cleared).
-      try deleteNotifications(upTo: bound, in: db)
+      let cursor = try nextCursor(db)
+      try deleteNotifications(upTo: bound, rememberingAt: cursor, in: db)
       let left = try db.statement(
         "SELECT json, timestamp, is_read, version FROM notifications ORDER BY timestamp DESC, id"
       ).rows([], notification)
-      return [try log(.snapshot(left), in: db)]
+      return [try log(.snapshot(left), at: cursor, in: db)]
     }
   }
 
@@ -566,16 +591,24 @@ package final class InboxDatabase: Sendable {
 
   /// Deletes what `bound` covers: the notifications older than its millisecond at once, and
   /// those within a millisecond of it as `FeedPosition.covers` decides (see its precision).
+  /// With `clearedAt`, each one deleted is remembered as cleared at that cursor (see
+  /// ``deletion(of:)``).
   private static func deleteNotifications(
-    upTo bound: FeedPosition, notNewerThan cursor: ChangeCursor? = nil, in db: SQLiteConnection
+    upTo bound: FeedPosition, notNewerThan cursor: ChangeCursor? = nil,
+    rememberingAt clearedAt: ChangeCursor? = nil, in db: SQLiteConnection
   ) throws {
     let seconds = bound.timestamp.timeIntervalSinceReferenceDate
     // A notification whose version is newer than `cursor` came after the deletion: it stays.
     let version = SQLiteValue(cursor)
     let low = SQLiteValue.real(seconds - 0.002)
     let high = SQLiteValue.real(seconds + 0.002)
-    try db.execute(
-      "DELETE FROM notifications WHERE timestamp < ?1 AND \(notNewer(than: 2))", [low, version])
+    let older = "timestamp < ?1 AND \(notNewer(than: 2))"
+    if let clearedAt {
+      try db.execute(
+        "INSERT OR REPLACE INTO cleared (id, cursor) SELECT id, ?3 FROM notifications WHERE \(older)",
+        [low, version, SQLiteValue(clearedAt)])
+    }
+    try db.execute("DELETE FROM notifications WHERE \(older)", [low, version])
     let near = try db.statement(
       "SELECT id, timestamp FROM notifications WHERE timestamp BETWEEN ?1 AND ?2 AND \(notNewer(than: 3))"
     ).rows([low, high, version]) { row throws(SQLiteError) in
@@ -584,6 +617,11 @@ package final class InboxDatabase: Sendable {
     for (id, seconds) in near
     where bound.covers(timestamp: Date(timeIntervalSinceReferenceDate: seconds), id: id) {
       try db.execute("DELETE FROM notifications WHERE id = ?", [.text(id)])
+      if let clearedAt {
+        try db.execute(
+          "INSERT OR REPLACE INTO cleared (id, cursor) VALUES (?, ?)",
+          [.text(id), SQLiteValue(clearedAt)])
+      }
     }
   }
 
@@ -827,6 +865,7 @@ package final class InboxDatabase: Sendable {
       let oldest = SQLiteValue.integer(cursor - Int64(changeLogLimit))
       try db.execute("DELETE FROM changes WHERE cursor <= ?", [oldest])
       try db.execute("DELETE FROM applied_changes WHERE cursor <= ?", [oldest])
+      try db.execute("DELETE FROM cleared WHERE cursor <= ?", [oldest])
     }
     return NotificationEvent(change, cursor: next)
   }

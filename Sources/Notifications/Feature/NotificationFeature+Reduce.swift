@@ -184,8 +184,7 @@ extension NotificationFeature {
     case .markAllAsRead:
       return record(.markAllAsRead(nil), in: &state)
     case .clearAll:
-      // Bounded by the newest notification shown: one that arrives later is spared.
-      return record(.deleteAll(upTo: state.shown.first.map(FeedPosition.init)), in: &state)
+      return record(.deleteAll(upTo: Self.clearAllBound(in: state)), in: &state)
 
     case .changeAnswered(let id, let cursor):
       // The effect that sent the record saved it acknowledged (`sendChange`).
@@ -457,6 +456,24 @@ extension NotificationFeature {
     } catch: { _, _ in
       // No cache to show: the server's page comes next.
     }
+  }
+
+  /// The bound of a clear-all: the newest notification the person has had listed, so that one
+  /// that arrives later is spared. That is the newest shown or, when the log's changes hide
+  /// every one (a clear-all or deletes not answered yet), the newest they hide: a second
+  /// clear-all on the list the first one emptied covers what the first did, no more. With
+  /// nothing listed at all, `nil`: every notification.
+  ///
+  /// - Complexity: O(1) when a notification is shown; O(*n* + *u*) for the *n* notifications
+  ///   held of the server and *u* unlisted ones otherwise.
+  static func clearAllBound(in state: State) -> FeedPosition? {
+    if let newest = state.shown.first { return FeedPosition(newest) }
+    let newest = [
+      state.server.notifications.min(by: NotificationData.isOrderedBefore),
+      state.log.unlisted.min(by: NotificationData.isOrderedBefore),
+    ]
+    return newest.compactMap(\.self).min(by: NotificationData.isOrderedBefore)
+      .map(FeedPosition.init)
   }
 
   /// Records a change of the person's: shown at once, saved, and sent when its turn comes.

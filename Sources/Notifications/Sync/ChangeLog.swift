@@ -126,9 +126,13 @@ public struct ChangeLog: Sendable, Hashable {
       pushes = ids.filter(isPush)
     case .markAllAsRead(nil), .deleteAll:
       // The server applies it to what it has then; the pushes it lists later are changed by
-      // the records of their own.
+      // the records of their own: those it changes as the person sees them (a push the person
+      // deleted is not marked read after it, which the server would refuse).
       server = intent
-      pushes = unlisted.filter { !$0.isLocal && intent.applied(to: $0) != $0 }.ids
+      pushes = unlisted.filter { push in
+        guard !push.isLocal, let shown = replaying(on: push) else { return false }
+        return intent.applied(to: shown) != shown
+      }.ids
     case .markAsRead(let named), .markAsUnread(let named), .delete(let named):
       server = isPush(named) ? nil : intent
       pushes = isPush(named) ? [named] : []

@@ -1,6 +1,7 @@
 import Foundation
 import Loom
 import LoomTesting
+import NotificationClients
 import Notifications
 import Testing
 
@@ -178,5 +179,39 @@ struct NotificationFeaturePushTests {
     await store.send(.foregroundChanged(false)) { $0.isInForeground = false }
     await restore(store, inForeground: false)
     await Ported.leave(store)
+  }
+
+  /// A push the server has not listed, deleted by the person, then a mark-all: the mark-all
+  /// adds no read of the deleted push. (It did, and once the server listed the push the read
+  /// went after the delete, and the server's "deleted" showed an error for a change the person
+  /// never made.)
+  @Test func aMarkAllAfterDeletingAnUnlistedPushSendsNoReadOfIt() async {
+    let backend = InMemoryNotificationBackend(seed: [])
+    let store = Ported.makeStore(backend: Ported.Backend(pages: []), client: backend.client)
+    store.exhaustivity = .off
+    await store.send(.onAppear)
+    await store.receive(.updatesConnected)
+    let payload = Ported.pushPayload("p1", minutesAgo: 1)
+    await store.send(.pushReceived(payload))
+    await store.receive(.pushLookedUp(id: "p1", nil))
+    await store.send(.delete("p1"))
+    await store.receive(.pushLookedUp(id: "p1", nil))
+    await store.send(.markAllAsRead)
+    await store.receive(where: { if case .changeAnswered = $0 { true } else { false } })
+    let changes = store.state.log.records.map(\.intent).filter { $0 != .markAllAsRead(nil) }
+    #expect(changes == [.delete("p1")])
+
+    // The server lists the push: the delete goes out, and nothing else.
+    backend.insert(Ported.parsed(payload))
+    await store.receive(where: { if case .liveEvent = $0 { true } else { false } })
+    await store.receive(where: { if case .changeAnswered = $0 { true } else { false } })
+    await store.skipInFlightEffects()
+    await store.skipReceivedActions(strict: false)
+    #expect(store.state.shown.isEmpty)
+    #expect(store.state.error == nil)
+    #expect(store.state.log.records.isEmpty)
+    #expect(backend.notifications.isEmpty)
+    await Ported.leave(store)
+    await store.skipInFlightEffects()
   }
 }
