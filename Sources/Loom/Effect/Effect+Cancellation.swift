@@ -103,35 +103,43 @@ extension Effect {
     effect.map(embed).scoped(EffectID(ElementStep(keyPath, id: id)))
   }
 
-  /// Lifts an effect returned by the optional child at `keyPath` (an `ifLet`'s).
+  /// Lifts an effect returned by the optional child at `keyPath` (an `ifLet`'s), of
+  /// `identity` for an `Identifiable` child (read by `identify`).
   @usableFromInline
   static func _lift<ChildAction, ParentState, ChildState>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
-    atOptional keyPath: KeyPath<ParentState, ChildState?>
+    atOptional keyPath: KeyPath<ParentState, ChildState?>,
+    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
   ) -> Self {
-    effect.map(embed).scoped(EffectID(OptionalStep(keyPath)))
+    let check = ChildIdentityCheck(identity, identify)
+    return effect.map(embed).scoped(EffectID(OptionalStep(keyPath, identity: check)))
   }
 
   /// Lifts an effect returned by the child in the case `extract` finds, composed at `location`
-  /// (an `ifCaseLet`'s).
+  /// (an `ifCaseLet`'s), of `identity` for an `Identifiable` child (read by `identify`).
   @usableFromInline
   static func _lift<ChildAction, ParentState, ChildState>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
     at location: CodeLocation,
-    case extract: @escaping @Sendable (ParentState) -> ChildState?
+    case extract: @escaping @Sendable (ParentState) -> ChildState?,
+    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
   ) -> Self {
-    effect.map(embed).scoped(EffectID(CaseStep(location, extract: extract)))
+    let check = ChildIdentityCheck(identity, identify)
+    return effect.map(embed).scoped(
+      EffectID(CaseStep(location, extract: extract, identity: check)))
   }
 
-  /// Cancels the effects of the optional child at `keyPath` (an `ifLet` whose state became
-  /// `nil`).
+  /// Cancels the effects of the optional child at `keyPath`: every child's (an `ifLet` whose
+  /// state became `nil`), or the one of `identity`'s (replaced by another).
   @usableFromInline
   static func _cancelChild<ParentState, ChildState>(
-    atOptional keyPath: KeyPath<ParentState, ChildState?>
+    atOptional keyPath: KeyPath<ParentState, ChildState?>,
+    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
   ) -> Self {
-    .cancelScope(EffectID(OptionalStep(keyPath)))
+    let check = ChildIdentityCheck(identity, identify)
+    return .cancelScope(EffectID(OptionalStep(keyPath, identity: check)))
   }
 
   /// Cancels the effects of the rows with the given ids (removed from a `forEach`).
@@ -159,12 +167,14 @@ extension Effect {
     .merge(ids.map { .cancelScope(EffectID(ElementStep(keyPath, id: $0))) })
   }
 
-  /// Cancels the effects of the child composed at `location` (an `ifCaseLet` whose case
-  /// changed).
+  /// Cancels the effects of the child composed at `location`: every child's (an `ifCaseLet`
+  /// whose case changed), or the one of `identity`'s (replaced by another in the case).
   @usableFromInline
   static func _cancelChild<ParentState, ChildState>(
-    at location: CodeLocation, case extract: @escaping @Sendable (ParentState) -> ChildState?
+    at location: CodeLocation, case extract: @escaping @Sendable (ParentState) -> ChildState?,
+    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
   ) -> Self {
-    .cancelScope(EffectID(CaseStep(location, extract: extract)))
+    let check = ChildIdentityCheck(identity, identify)
+    return .cancelScope(EffectID(CaseStep(location, extract: extract, identity: check)))
   }
 }

@@ -117,22 +117,53 @@ final class ScopeStep<Parent, Child>: PathStep, @unchecked Sendable {
 /// An `ifLet`'s step over an optional child: gone when the child is `nil`.
 final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
   let keyPath: KeyPath<Parent, Child?>
+  /// The child's identity (see `_ChildIdentity`), for an `Identifiable` child's.
+  let identity: ChildIdentityCheck<Child>?
 
-  init(_ keyPath: KeyPath<Parent, Child?>) {
+  init(_ keyPath: KeyPath<Parent, Child?>, identity: ChildIdentityCheck<Child>? = nil) {
     self.keyPath = keyPath
+    self.identity = identity
     super.init(presence: .checked)
   }
 
   override func part(of parent: Any) -> StatePart {
     guard let parent = parent as? Parent else { return .unknown }
-    return parent[keyPath: keyPath].map(StatePart.present) ?? .gone
+    guard let child = parent[keyPath: keyPath], identity?.isSame(as: child) ?? true else {
+      return .gone
+    }
+    return .present(child)
   }
 
   override func isEqual(to other: PathStep) -> Bool {
-    keyPath == unsafeDowncast(other, to: Self.self).keyPath
+    let other = unsafeDowncast(other, to: Self.self)
+    return keyPath == other.keyPath && ChildIdentityCheck.match(identity, other.identity)
   }
 
+  // Not the identity: a step without one (cancelling a child that left) equals each with one.
   override func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
+}
+
+/// A child's identity as a step holds it, with how to read it from a child's state.
+struct ChildIdentityCheck<Child>: Sendable {
+  let identity: _ChildIdentity
+  let identify: _ChildIdentify<Child>
+
+  /// A check of `identity`, or `nil` without both.
+  init?(_ identity: _ChildIdentity?, _ identify: _ChildIdentify<Child>?) {
+    guard let identity, let identify else { return nil }
+    self.identity = identity
+    self.identify = identify
+  }
+
+  /// Whether `child` is the child of this identity.
+  func isSame(as child: Child) -> Bool { identify(child) == identity }
+
+  /// Whether two steps' identities name the same child: equal, or either unknown (a step with
+  /// none names every child of its place, as a cancellation of the child that left does).
+  static func match(_ lhs: Self?, _ rhs: Self?) -> Bool {
+    guard let lhs, let rhs else { return true }
+    return lhs.identity == rhs.identity
+  }
 }
 
 // Restated, as the language requires; safe as `PathStep` is: only immutable `let`s.
@@ -141,22 +172,31 @@ final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
 final class CaseStep<Parent, Child>: PathStep, @unchecked Sendable {
   let location: CodeLocation
   let extract: @Sendable (Parent) -> Child?
+  /// The child's identity (see `_ChildIdentity`), for an `Identifiable` child's.
+  let identity: ChildIdentityCheck<Child>?
 
-  init(_ location: CodeLocation, extract: @escaping @Sendable (Parent) -> Child?) {
+  init(
+    _ location: CodeLocation, extract: @escaping @Sendable (Parent) -> Child?,
+    identity: ChildIdentityCheck<Child>? = nil
+  ) {
     self.location = location
     self.extract = extract
+    self.identity = identity
     super.init(presence: .checked)
   }
 
   override func part(of parent: Any) -> StatePart {
     guard let parent = parent as? Parent else { return .unknown }
-    return extract(parent).map(StatePart.present) ?? .gone
+    guard let child = extract(parent), identity?.isSame(as: child) ?? true else { return .gone }
+    return .present(child)
   }
 
   override func isEqual(to other: PathStep) -> Bool {
-    location == unsafeDowncast(other, to: Self.self).location
+    let other = unsafeDowncast(other, to: Self.self)
+    return location == other.location && ChildIdentityCheck.match(identity, other.identity)
   }
 
+  // Not the identity (see `OptionalStep`).
   override func hash(into hasher: inout Hasher) { hasher.combine(location) }
 }
 

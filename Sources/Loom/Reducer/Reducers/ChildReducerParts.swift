@@ -17,15 +17,19 @@ final class _ChildReducerParts<Parent: Reducer, Child: Reducer, ChildAction> {
   @usableFromInline let child: Child
   @usableFromInline let toChildAction: CasePath<Parent.Action, ChildAction>
   @usableFromInline let callSite: _CallSite
+  /// For an `ifLet` over an `Identifiable` child: reads the child's identity (see
+  /// `_ChildIdentity`).
+  @usableFromInline let identify: _ChildIdentify<Child.State>?
 
   @inlinable
   init(
     parent: Parent, child: Child, toChildAction: CasePath<Parent.Action, ChildAction>,
-    callSite: _CallSite
+    callSite: _CallSite, identify: _ChildIdentify<Child.State>? = nil
   ) {
     self.parent = parent
     self.child = child
     self.toChildAction = toChildAction
     self.callSite = callSite
+    self.identify = identify
   }
 }

@@ -2,8 +2,9 @@ extension Reducer {
   /// Runs a child reducer while the state enum is in one case, for the child's actions.
   ///
   /// When this reducer moves the state to another case, every effect the child started is
-  /// cancelled. A child action that arrives while the state is in another case is reported as a
-  /// runtime issue and ignored.
+  /// cancelled; for an `Identifiable` child, also when it puts a child of another `id` in the
+  /// case (the effects of the one replaced are cancelled, as in TCA). A child action that
+  /// arrives while the state is in another case is reported as a runtime issue and ignored.
   ///
   /// ```swift
   /// enum State { case loggedOut(Login.State), loggedIn(Home.State) }
@@ -32,6 +33,33 @@ extension Reducer {
       callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
+
+  /// Runs a child reducer while the state enum is in one case whose value is `Identifiable`:
+  /// as ``ifCaseLet(_:action:then:fileID:filePath:line:column:)``, and a child of another `id`
+  /// put in the case ends the effects of the one it replaced.
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: CasePath<State, ChildState>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfCaseLetReducer<Self, Child>
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable,
+    ChildState: SendableMetatype, ChildState.ID: Sendable
+  {
+    _IfCaseLetReducer(
+      parent: self,
+      child: child(),
+      toChildState: toChildState,
+      toChildAction: toChildAction,
+      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      identify: { _ChildIdentity($0.id) }
+    )
+  }
 }
 
 /// The reducer built by ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``.
@@ -41,6 +69,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
   @usableFromInline let callSite: _CallSite
+  /// For an `Identifiable` child: reads its identity (see `_ChildIdentity`).
+  @usableFromInline let identify: _ChildIdentify<Child.State>?
 
   @usableFromInline
   init(
@@ -48,19 +78,24 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     child: Child,
     toChildState: CasePath<Parent.State, Child.State>,
     toChildAction: CasePath<Parent.Action, Child.Action>,
-    callSite: _CallSite
+    callSite: _CallSite,
+    identify: _ChildIdentify<Child.State>? = nil
   ) {
     self.parent = parent
     self.child = child
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.callSite = callSite
+    self.identify = identify
   }
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let childEffect = reduceChild(into: &state, action: action)
+    if let identify {
+      return reduceParent(into: &state, action: action, after: childEffect, identify: identify)
+    }
     let wasInCase = toChildState.extract(from: state) != nil
     let parentEffect = parent.reduce(into: &state, action: action)
     // Two effects merged, or three only when the state left the case: the merge of an array
@@ -71,6 +106,28 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(
       .merge(childEffect, parentEffect),
       ._cancelChild(at: callSite.location, case: toChildState._extract))
+  }
+
+  /// The parent's part of `reduce` for an `Identifiable` child: the child's effects end when
+  /// the state leaves the case, or when another `id` takes the child's place (those of the
+  /// child replaced only).
+  @inlinable
+  func reduceParent(
+    into state: inout Parent.State, action: Parent.Action, after childEffect: Effect<Parent.Action>,
+    identify: @escaping _ChildIdentify<Child.State>
+  ) -> Effect<Parent.Action> {
+    let before = toChildState.extract(from: state).map(identify)
+    let parentEffect = parent.reduce(into: &state, action: action)
+    guard let before else { return .merge(childEffect, parentEffect) }
+    let ended: Effect<Parent.Action>
+    if let after = toChildState.extract(from: state) {
+      guard identify(after) != before else { return .merge(childEffect, parentEffect) }
+      ended = ._cancelChild(
+        at: callSite.location, case: toChildState._extract, identity: before, identify: identify)
+    } else {
+      ended = ._cancelChild(at: callSite.location, case: toChildState._extract)
+    }
+    return .merge(.merge(childEffect, parentEffect), ended)
   }
 
   @inlinable
@@ -86,8 +143,13 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let effect = child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)
     if effect.isNone { return .none }
+    guard let identify else {
+      return ._lift(
+        effect, embed: toChildAction._embed, at: callSite.location, case: toChildState._extract)
+    }
     return ._lift(
-      effect, embed: toChildAction._embed, at: callSite.location, case: toChildState._extract)
+      effect, embed: toChildAction._embed, at: callSite.location, case: toChildState._extract,
+      identity: identify(childState), identify: identify)
   }
 
   @usableFromInline
