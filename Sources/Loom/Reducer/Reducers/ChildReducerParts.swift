@@ -1,8 +1,10 @@
-/// What a reducer that runs a child on part of its state holds besides its key path to that
-/// part: its parent, its child, the case path to the child's actions and its call site.
+/// What a reducer that runs a child on part of its state holds besides its path to that part:
+/// its parent, its child, the case path to the child's actions, its call site and, for an
+/// `Identifiable` child's `ifLet` or `ifCaseLet`, how to read the child's identity.
 ///
 /// `ifLet`, `forEach` (rows and stacks) and the presentation `ifLet` keep their key path beside
-/// one reference to this: two parts, whatever the parent and the child hold. A feature's `body`
+/// one reference to this, and `ifCaseLet` its case path: few parts, whatever the parent and the
+/// child hold. A feature's `body`
 /// is built anew at each action and inlined in its `reduce`, and the optimizer turns each access
 /// through a key path it sees there into a direct one (a stored property's offset, a computed
 /// property's accessors) only if it can take the built body apart, which it does for a value of

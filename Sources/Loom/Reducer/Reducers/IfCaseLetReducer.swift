@@ -64,15 +64,11 @@ extension Reducer {
 
 /// The reducer built by ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``.
 public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  @usableFromInline let parent: Parent
-  @usableFromInline let child: Child
+  // The case path beside one reference to the rest (see `_ChildReducerParts`).
   @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
-  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
-  @usableFromInline let callSite: _CallSite
-  /// For an `Identifiable` child: reads its identity (see `_ChildIdentity`).
-  @usableFromInline let identify: _ChildIdentify<Child.State>?
+  @usableFromInline let parts: _ChildReducerParts<Parent, Child, Child.Action>
 
-  @usableFromInline
+  @inlinable
   init(
     parent: Parent,
     child: Child,
@@ -81,15 +77,20 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     callSite: _CallSite,
     identify: _ChildIdentify<Child.State>? = nil
   ) {
-    self.parent = parent
-    self.child = child
     self.toChildState = toChildState
-    self.toChildAction = toChildAction
-    self.callSite = callSite
-    self.identify = identify
+    parts = _ChildReducerParts(
+      parent: parent, child: child, toChildAction: toChildAction, callSite: callSite,
+      identify: identify)
   }
 
-  @inlinable
+  @inlinable var parent: Parent { parts.parent }
+  @inlinable var child: Child { parts.child }
+  @inlinable var toChildAction: CasePath<Parent.Action, Child.Action> { parts.toChildAction }
+  @inlinable var callSite: _CallSite { parts.callSite }
+  /// For an `Identifiable` child: reads its identity (see `_ChildIdentity`).
+  @inlinable var identify: _ChildIdentify<Child.State>? { parts.identify }
+
+  @inlinable @inline(__always)
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let childEffect = reduceChild(into: &state, action: action)
@@ -111,7 +112,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// The parent's part of `reduce` for an `Identifiable` child: the child's effects end when
   /// the state leaves the case, or when another `id` takes the child's place (those of the
   /// child replaced only).
-  @inlinable
+  @inlinable @inline(__always)
   func reduceParent(
     into state: inout Parent.State, action: Parent.Action, after childEffect: Effect<Parent.Action>,
     identify: @escaping _ChildIdentify<Child.State>
@@ -130,7 +131,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(.merge(childEffect, parentEffect), ended)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     guard var childState = toChildState.extract(from: state) else {

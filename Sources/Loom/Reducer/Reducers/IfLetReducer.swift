@@ -112,7 +112,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   /// The parent's part of `reduce` for an `Identifiable` child: the child's effects end when
   /// it leaves, or when another `id` takes its place (those of the child replaced only).
-  @inlinable
+  @inlinable @inline(__always)
   func reduceParent(
     into state: inout Parent.State, action: Parent.Action, after childEffect: Effect<Parent.Action>,
     identify: @escaping _ChildIdentify<Child.State>
