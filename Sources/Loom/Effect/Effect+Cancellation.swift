@@ -103,43 +103,40 @@ extension Effect {
     effect.map(embed).scoped(EffectID(ElementStep(keyPath, id: id)))
   }
 
-  /// Lifts an effect returned by the optional child at `keyPath` (an `ifLet`'s), of
-  /// `identity` for an `Identifiable` child (read by `identify`).
+  /// Lifts an effect returned by the optional child at `keyPath` (an `ifLet`'s), `child` (its
+  /// identity, for an `Identifiable` one, is the step's: see `_ChildIdentity`).
   @usableFromInline
   static func _lift<ChildAction, ParentState, ChildState>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
     atOptional keyPath: KeyPath<ParentState, ChildState?>,
-    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
+    child: ChildState?
   ) -> Self {
-    let check = ChildIdentityCheck(identity, identify)
-    return effect.map(embed).scoped(EffectID(OptionalStep(keyPath, identity: check)))
+    let identity = child.flatMap { _ChildIdentity(of: $0) }
+    return effect.map(embed).scoped(EffectID(OptionalStep(keyPath, identity: identity)))
   }
 
-  /// Lifts an effect returned by the child in the case `extract` finds, composed at `location`
-  /// (an `ifCaseLet`'s), of `identity` for an `Identifiable` child (read by `identify`).
+  /// Lifts an effect returned by `child`, in the case `extract` finds, composed at `location`
+  /// (an `ifCaseLet`'s; the child's identity, for an `Identifiable` one, is the step's).
   @usableFromInline
   static func _lift<ChildAction, ParentState, ChildState>(
     _ effect: Effect<ChildAction>,
     embed: @escaping @Sendable (ChildAction) -> Action,
     at location: CodeLocation,
     case extract: @escaping @Sendable (ParentState) -> ChildState?,
-    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
+    child: ChildState
   ) -> Self {
-    let check = ChildIdentityCheck(identity, identify)
-    return effect.map(embed).scoped(
-      EffectID(CaseStep(location, extract: extract, identity: check)))
+    let step = CaseStep(location, extract: extract, identity: _ChildIdentity(of: child))
+    return effect.map(embed).scoped(EffectID(step))
   }
 
-  /// Cancels the effects of the optional child at `keyPath`: every child's (an `ifLet` whose
-  /// state became `nil`), or the one of `identity`'s (replaced by another).
+  /// Cancels the effects of the optional child at `keyPath` (an `ifLet` whose state became
+  /// `nil`).
   @usableFromInline
   static func _cancelChild<ParentState, ChildState>(
-    atOptional keyPath: KeyPath<ParentState, ChildState?>,
-    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
+    atOptional keyPath: KeyPath<ParentState, ChildState?>
   ) -> Self {
-    let check = ChildIdentityCheck(identity, identify)
-    return .cancelScope(EffectID(OptionalStep(keyPath, identity: check)))
+    .cancelScope(EffectID(OptionalStep(keyPath)))
   }
 
   /// Cancels the effects of the rows with the given ids (removed from a `forEach`).
@@ -167,14 +164,12 @@ extension Effect {
     .merge(ids.map { .cancelScope(EffectID(ElementStep(keyPath, id: $0))) })
   }
 
-  /// Cancels the effects of the child composed at `location`: every child's (an `ifCaseLet`
-  /// whose case changed), or the one of `identity`'s (replaced by another in the case).
+  /// Cancels the effects of the child composed at `location` (an `ifCaseLet` whose case
+  /// changed).
   @usableFromInline
   static func _cancelChild<ParentState, ChildState>(
-    at location: CodeLocation, case extract: @escaping @Sendable (ParentState) -> ChildState?,
-    identity: _ChildIdentity? = nil, identify: _ChildIdentify<ChildState>? = nil
+    at location: CodeLocation, case extract: @escaping @Sendable (ParentState) -> ChildState?
   ) -> Self {
-    let check = ChildIdentityCheck(identity, identify)
-    return .cancelScope(EffectID(CaseStep(location, extract: extract, identity: check)))
+    .cancelScope(EffectID(CaseStep(location, extract: extract)))
   }
 }

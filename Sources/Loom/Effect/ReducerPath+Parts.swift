@@ -117,10 +117,11 @@ final class ScopeStep<Parent, Child>: PathStep, @unchecked Sendable {
 /// An `ifLet`'s step over an optional child: gone when the child is `nil`.
 final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
   let keyPath: KeyPath<Parent, Child?>
-  /// The child's identity (see `_ChildIdentity`), for an `Identifiable` child's.
-  let identity: ChildIdentityCheck<Child>?
+  /// The identity of the child whose effects the step names, for an `Identifiable` child: one
+  /// of another id there is another child, and this one is gone (see `_ChildIdentity`).
+  let identity: _ChildIdentity?
 
-  init(_ keyPath: KeyPath<Parent, Child?>, identity: ChildIdentityCheck<Child>? = nil) {
+  init(_ keyPath: KeyPath<Parent, Child?>, identity: _ChildIdentity? = nil) {
     self.keyPath = keyPath
     self.identity = identity
     super.init(presence: .checked)
@@ -128,42 +129,30 @@ final class OptionalStep<Parent, Child>: PathStep, @unchecked Sendable {
 
   override func part(of parent: Any) -> StatePart {
     guard let parent = parent as? Parent else { return .unknown }
-    guard let child = parent[keyPath: keyPath], identity?.isSame(as: child) ?? true else {
-      return .gone
-    }
+    guard let child = parent[keyPath: keyPath], isSame(child, as: identity) else { return .gone }
     return .present(child)
   }
 
   override func isEqual(to other: PathStep) -> Bool {
     let other = unsafeDowncast(other, to: Self.self)
-    return keyPath == other.keyPath && ChildIdentityCheck.match(identity, other.identity)
+    return keyPath == other.keyPath && identitiesMatch(identity, other.identity)
   }
 
   // Not the identity: a step without one (cancelling a child that left) equals each with one.
   override func hash(into hasher: inout Hasher) { hasher.combine(keyPath) }
 }
 
-/// A child's identity as a step holds it, with how to read it from a child's state.
-struct ChildIdentityCheck<Child>: Sendable {
-  let identity: _ChildIdentity
-  let identify: _ChildIdentify<Child>
+/// Whether `child` is the child of `identity` (any child, without one).
+private func isSame(_ child: Any, as identity: _ChildIdentity?) -> Bool {
+  guard let identity else { return true }
+  return _ChildIdentity(of: child) == identity
+}
 
-  /// A check of `identity`, or `nil` without both.
-  init?(_ identity: _ChildIdentity?, _ identify: _ChildIdentify<Child>?) {
-    guard let identity, let identify else { return nil }
-    self.identity = identity
-    self.identify = identify
-  }
-
-  /// Whether `child` is the child of this identity.
-  func isSame(as child: Child) -> Bool { identify(child) == identity }
-
-  /// Whether two steps' identities name the same child: equal, or either unknown (a step with
-  /// none names every child of its place, as a cancellation of the child that left does).
-  static func match(_ lhs: Self?, _ rhs: Self?) -> Bool {
-    guard let lhs, let rhs else { return true }
-    return lhs.identity == rhs.identity
-  }
+/// Whether two steps' identities name the same child: equal, or either unknown (a step with
+/// none names every child of its place, as a cancellation of the child that left does).
+private func identitiesMatch(_ lhs: _ChildIdentity?, _ rhs: _ChildIdentity?) -> Bool {
+  guard let lhs, let rhs else { return true }
+  return lhs == rhs
 }
 
 // Restated, as the language requires; safe as `PathStep` is: only immutable `let`s.
@@ -172,12 +161,12 @@ struct ChildIdentityCheck<Child>: Sendable {
 final class CaseStep<Parent, Child>: PathStep, @unchecked Sendable {
   let location: CodeLocation
   let extract: @Sendable (Parent) -> Child?
-  /// The child's identity (see `_ChildIdentity`), for an `Identifiable` child's.
-  let identity: ChildIdentityCheck<Child>?
+  /// The child's identity, for an `Identifiable` child (see `OptionalStep`).
+  let identity: _ChildIdentity?
 
   init(
     _ location: CodeLocation, extract: @escaping @Sendable (Parent) -> Child?,
-    identity: ChildIdentityCheck<Child>? = nil
+    identity: _ChildIdentity? = nil
   ) {
     self.location = location
     self.extract = extract
@@ -187,13 +176,13 @@ final class CaseStep<Parent, Child>: PathStep, @unchecked Sendable {
 
   override func part(of parent: Any) -> StatePart {
     guard let parent = parent as? Parent else { return .unknown }
-    guard let child = extract(parent), identity?.isSame(as: child) ?? true else { return .gone }
+    guard let child = extract(parent), isSame(child, as: identity) else { return .gone }
     return .present(child)
   }
 
   override func isEqual(to other: PathStep) -> Bool {
     let other = unsafeDowncast(other, to: Self.self)
-    return location == other.location && ChildIdentityCheck.match(identity, other.identity)
+    return location == other.location && identitiesMatch(identity, other.identity)
   }
 
   // Not the identity (see `OptionalStep`).

@@ -3,8 +3,8 @@ import LoomTesting
 import Testing
 
 /// An `ifLet` or `ifCaseLet` over an `Identifiable` child ends the child's effects when a child
-/// of another `id` takes its place, as when it leaves (as TCA's do), whoever puts it there; the
-/// same `id` changed keeps them.
+/// of another `id` takes its place, as when it leaves (as TCA's do), whoever puts it there: the
+/// store sees it after the action. The same `id` changed keeps them.
 @MainActor
 struct ChildIdentityTests {
   @Test func anotherIDInTheCaseEndsTheReplacedChildsEffects() async {
@@ -56,21 +56,6 @@ struct ChildIdentityTests {
     await store.receive(.timer(.tick)) { $0.timer = Timed.State(id: 2, ticks: 101) }
     await store.send(.leave) { $0.timer = nil }
     await clock.advance(by: .seconds(1))
-  }
-
-  /// What the reducers return themselves (the store's check after each action would hide it):
-  /// a cancellation when another id takes the child's place, nothing when the same id changed.
-  @Test func theReducersReturnACancellationOnlyForAnotherID() {
-    var cases = CaseHolder.State.timer(Timed.State(id: 1))
-    #expect(CaseHolder().reduce(into: &cases, action: .reset).isNone)
-    #expect(CaseHolder().reduce(into: &cases, action: .replace(1)).isNone)
-    #expect(!CaseHolder().reduce(into: &cases, action: .replace(2)).isNone)
-    #expect(cases == .timer(Timed.State(id: 2)))
-    var optional = OptionalHolder.State(timer: Timed.State(id: 1))
-    #expect(OptionalHolder().reduce(into: &optional, action: .reset).isNone)
-    #expect(OptionalHolder().reduce(into: &optional, action: .replace(1)).isNone)
-    #expect(!OptionalHolder().reduce(into: &optional, action: .replace(2)).isNone)
-    #expect(optional.timer == Timed.State(id: 2))
   }
 
   /// An ancestor replaces the child through a `Scope`: the reducer that runs the child never

@@ -1,6 +1,5 @@
 /// What a reducer that runs a child on part of its state holds besides its path to that part:
-/// its parent, its child, the case path to the child's actions, its call site and, for an
-/// `Identifiable` child's `ifLet` or `ifCaseLet`, how to read the child's identity.
+/// its parent, its child, the case path to the child's actions and its call site.
 ///
 /// `ifLet`, `forEach` (rows and stacks) and the presentation `ifLet` keep their key path beside
 /// one reference to this, and `ifCaseLet` its case path: few parts, whatever the parent and the
@@ -19,19 +18,15 @@ final class _ChildReducerParts<Parent: Reducer, Child: Reducer, ChildAction> {
   @usableFromInline let child: Child
   @usableFromInline let toChildAction: CasePath<Parent.Action, ChildAction>
   @usableFromInline let callSite: _CallSite
-  /// For an `ifLet` over an `Identifiable` child: reads the child's identity (see
-  /// `_ChildIdentity`).
-  @usableFromInline let identify: _ChildIdentify<Child.State>?
 
   @inlinable
   init(
     parent: Parent, child: Child, toChildAction: CasePath<Parent.Action, ChildAction>,
-    callSite: _CallSite, identify: _ChildIdentify<Child.State>? = nil
+    callSite: _CallSite
   ) {
     self.parent = parent
     self.child = child
     self.toChildAction = toChildAction
     self.callSite = callSite
-    self.identify = identify
   }
 }

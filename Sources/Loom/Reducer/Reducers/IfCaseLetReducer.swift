@@ -2,9 +2,10 @@ extension Reducer {
   /// Runs a child reducer while the state enum is in one case, for the child's actions.
   ///
   /// When this reducer moves the state to another case, every effect the child started is
-  /// cancelled; for an `Identifiable` child, also when it puts a child of another `id` in the
-  /// case (the effects of the one replaced are cancelled, as in TCA). A child action that
-  /// arrives while the state is in another case is reported as a runtime issue and ignored.
+  /// cancelled; for an `Identifiable` child, also when a child of another `id` takes its place
+  /// in the case (the effects of the one replaced are cancelled, after the action, as in TCA).
+  /// A child action that arrives while the state is in another case is reported as a runtime
+  /// issue and ignored.
   ///
   /// ```swift
   /// enum State { case loggedOut(Login.State), loggedIn(Home.State) }
@@ -33,33 +34,6 @@ extension Reducer {
       callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
-
-  /// Runs a child reducer while the state enum is in one case whose value is `Identifiable`:
-  /// as ``ifCaseLet(_:action:then:fileID:filePath:line:column:)``, and a child of another `id`
-  /// put in the case ends the effects of the one it replaced.
-  @inlinable
-  public func ifCaseLet<ChildState, ChildAction, Child: Reducer>(
-    _ toChildState: CasePath<State, ChildState>,
-    action toChildAction: CasePath<Action, ChildAction>,
-    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) -> _IfCaseLetReducer<Self, Child>
-  where
-    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable,
-    ChildState: SendableMetatype, ChildState.ID: Sendable
-  {
-    _IfCaseLetReducer(
-      parent: self,
-      child: child(),
-      toChildState: toChildState,
-      toChildAction: toChildAction,
-      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-      identify: { _ChildIdentity($0.id) }
-    )
-  }
 }
 
 /// The reducer built by ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``.
@@ -74,29 +48,22 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     child: Child,
     toChildState: CasePath<Parent.State, Child.State>,
     toChildAction: CasePath<Parent.Action, Child.Action>,
-    callSite: _CallSite,
-    identify: _ChildIdentify<Child.State>? = nil
+    callSite: _CallSite
   ) {
     self.toChildState = toChildState
     parts = _ChildReducerParts(
-      parent: parent, child: child, toChildAction: toChildAction, callSite: callSite,
-      identify: identify)
+      parent: parent, child: child, toChildAction: toChildAction, callSite: callSite)
   }
 
   @inlinable var parent: Parent { parts.parent }
   @inlinable var child: Child { parts.child }
   @inlinable var toChildAction: CasePath<Parent.Action, Child.Action> { parts.toChildAction }
   @inlinable var callSite: _CallSite { parts.callSite }
-  /// For an `Identifiable` child: reads its identity (see `_ChildIdentity`).
-  @inlinable var identify: _ChildIdentify<Child.State>? { parts.identify }
 
   @inlinable @inline(__always)
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let childEffect = reduceChild(into: &state, action: action)
-    if let identify {
-      return reduceParent(into: &state, action: action, after: childEffect, identify: identify)
-    }
     let wasInCase = toChildState.extract(from: state) != nil
     let parentEffect = parent.reduce(into: &state, action: action)
     // Two effects merged, or three only when the state left the case: the merge of an array
@@ -107,28 +74,6 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(
       .merge(childEffect, parentEffect),
       ._cancelChild(at: callSite.location, case: toChildState._extract))
-  }
-
-  /// The parent's part of `reduce` for an `Identifiable` child: the child's effects end when
-  /// the state leaves the case, or when another `id` takes the child's place (those of the
-  /// child replaced only).
-  @inlinable @inline(__always)
-  func reduceParent(
-    into state: inout Parent.State, action: Parent.Action, after childEffect: Effect<Parent.Action>,
-    identify: @escaping _ChildIdentify<Child.State>
-  ) -> Effect<Parent.Action> {
-    let before = toChildState.extract(from: state).map(identify)
-    let parentEffect = parent.reduce(into: &state, action: action)
-    guard let before else { return .merge(childEffect, parentEffect) }
-    let ended: Effect<Parent.Action>
-    if let after = toChildState.extract(from: state) {
-      guard identify(after) != before else { return .merge(childEffect, parentEffect) }
-      ended = ._cancelChild(
-        at: callSite.location, case: toChildState._extract, identity: before, identify: identify)
-    } else {
-      ended = ._cancelChild(at: callSite.location, case: toChildState._extract)
-    }
-    return .merge(.merge(childEffect, parentEffect), ended)
   }
 
   @inlinable @inline(__always)
@@ -144,13 +89,9 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let effect = child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)
     if effect.isNone { return .none }
-    guard let identify else {
-      return ._lift(
-        effect, embed: toChildAction._embed, at: callSite.location, case: toChildState._extract)
-    }
     return ._lift(
       effect, embed: toChildAction._embed, at: callSite.location, case: toChildState._extract,
-      identity: identify(childState), identify: identify)
+      child: childState)
   }
 
   @usableFromInline

@@ -3,8 +3,8 @@ extension Reducer {
   ///
   /// The child runs before this reducer, so the parent sees the child's changes. When the parent
   /// sets the child state to `nil`, every effect the child started is cancelled; for an
-  /// `Identifiable` child, also when the parent puts a child of another `id` in its place (the
-  /// effects of the one replaced are cancelled, as in TCA). A child action
+  /// `Identifiable` child, also when a child of another `id` takes its place (the effects of the
+  /// one replaced are cancelled, after the action, as in TCA). A child action
   /// that arrives while the state is `nil` is reported as a runtime issue (once per call site
   /// outside tests, as a failure under a test store) and ignored.
   ///
@@ -38,33 +38,6 @@ extension Reducer {
       callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
-
-  /// Runs a child reducer on optional `Identifiable` child state while it is present: as
-  /// ``ifLet(_:action:then:fileID:filePath:line:column:)``, and a child of another `id` put in
-  /// its place ends the effects of the one it replaced.
-  @inlinable
-  public func ifLet<ChildState, ChildAction, Child: Reducer>(
-    _ toChildState: WritableKeyPath<State, ChildState?>,
-    action toChildAction: CasePath<Action, ChildAction>,
-    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) -> _IfLetReducer<Self, Child>
-  where
-    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable,
-    ChildState: SendableMetatype, ChildState.ID: Sendable
-  {
-    _IfLetReducer(
-      parent: self,
-      child: child(),
-      toChildState: toChildState,
-      toChildAction: toChildAction,
-      callSite: _CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-      identify: { _ChildIdentity($0.id) }
-    )
-  }
 }
 
 /// The reducer built by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
@@ -79,13 +52,11 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     child: Child,
     toChildState: WritableKeyPath<Parent.State, Child.State?>,
     toChildAction: CasePath<Parent.Action, Child.Action>,
-    callSite: _CallSite,
-    identify: _ChildIdentify<Child.State>? = nil
+    callSite: _CallSite
   ) {
     self.toChildState = toChildState
     parts = _ChildReducerParts(
-      parent: parent, child: child, toChildAction: toChildAction, callSite: callSite,
-      identify: identify)
+      parent: parent, child: child, toChildAction: toChildAction, callSite: callSite)
   }
 
   @inlinable var parent: Parent { parts.parent }
@@ -97,9 +68,6 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let childEffect = reduceChild(into: &state, action: action)
-    if let identify = parts.identify {
-      return reduceParent(into: &state, action: action, after: childEffect, identify: identify)
-    }
     let wasPresent = state[keyPath: toChildState] != nil
     let parentEffect = parent.reduce(into: &state, action: action)
     // Two effects merged, or three only when the child left: the merge of an array costs an
@@ -108,26 +76,6 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       return .merge(childEffect, parentEffect)
     }
     return .merge(.merge(childEffect, parentEffect), ._cancelChild(atOptional: toChildState))
-  }
-
-  /// The parent's part of `reduce` for an `Identifiable` child: the child's effects end when
-  /// it leaves, or when another `id` takes its place (those of the child replaced only).
-  @inlinable @inline(__always)
-  func reduceParent(
-    into state: inout Parent.State, action: Parent.Action, after childEffect: Effect<Parent.Action>,
-    identify: @escaping _ChildIdentify<Child.State>
-  ) -> Effect<Parent.Action> {
-    let before = state[keyPath: toChildState].map(identify)
-    let parentEffect = parent.reduce(into: &state, action: action)
-    guard let before else { return .merge(childEffect, parentEffect) }
-    let ended: Effect<Parent.Action>
-    if let after = state[keyPath: toChildState] {
-      guard identify(after) != before else { return .merge(childEffect, parentEffect) }
-      ended = ._cancelChild(atOptional: toChildState, identity: before, identify: identify)
-    } else {
-      ended = ._cancelChild(atOptional: toChildState)
-    }
-    return .merge(.merge(childEffect, parentEffect), ended)
   }
 
   @inlinable @inline(__always)
@@ -142,12 +90,9 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       return .none
     }
     if effect.isNone { return .none }
-    guard let identify = parts.identify else {
-      return ._lift(effect, embed: toChildAction._embed, atOptional: toChildState)
-    }
     return ._lift(
       effect, embed: toChildAction._embed, atOptional: toChildState,
-      identity: state[keyPath: toChildState].map(identify), identify: identify)
+      child: state[keyPath: toChildState])
   }
 
   @usableFromInline
