@@ -368,8 +368,8 @@ package final class InboxDatabase: Sendable {
       """
     )
     .firstRow([.text(id)]) { row in
-        row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
-      } ?? nil
+      row.isNull(at: 0) ? nil : ChangeCursor(UInt64(row.int(at: 0)))
+    } ?? nil
   }
 
   /// The unread notifications about `entity`, newest first: at most `limit` after `key` (from
