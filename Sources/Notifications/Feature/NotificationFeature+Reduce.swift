@@ -348,6 +348,9 @@ extension NotificationFeature {
 
     case .authorizationChanged(let status), .loaded(_, let status):
       state.preferences.authorization = status
+      // Not older than what the launch reads meanwhile (before the launch starts, its read is
+      // the newer one).
+      if case .restoring = state.launch { state.launch.arrived?.authorization = status }
       return .none
 
     case .mutedLoaded, .saveFinished:
@@ -399,9 +402,14 @@ extension NotificationFeature {
       if isOn { muted.remove(type) } else { muted.insert(type) }
     }
     state.preferences.muted = muted
-    state.preferences.authorization = saved.authorization
-    let banners = arrived.banners.compactMap { push in
-      bannerOptions(for: push, in: state).map {
+    // An answer the person gave meanwhile is newer than the launch's read.
+    state.preferences.authorization = arrived.authorization ?? saved.authorization
+    // A push delivered meanwhile is announced if it adds to the list: not one the saved log
+    // kept already (an earlier launch announced it), nor one the person deleted.
+    let banners = arrived.banners.compactMap { push -> Effect<Action>? in
+      guard !saved.log.unlisted.contains(id: push.id), state.log.replaying(on: push) != nil
+      else { return nil }
+      return bannerOptions(for: push, in: state).map {
         Effect<Action>.send(.delegate(.presentBanner(push, $0)))
       }
     }

@@ -179,16 +179,21 @@ public struct NotificationFeature: Reducer {
     /// read: asked for before, they would be shown, and marked read, without the person's
     /// saved changes on them (a clear-all queued offline, say).
     public var targetsOpened: [TargetOpening] = []
+    /// The OS authorization as last read or answered (the person answered the prompt, the
+    /// preferences sheet read it), if it was: the launch's read may be older.
+    public var authorization: PushClient.AuthorizationStatus?
 
     public init(
       banners: [NotificationData] = [], filter: NotificationFilter? = nil, unreadOnly: Bool? = nil,
-      bannersToggled: [NotificationType: Bool] = [:], targetsOpened: [TargetOpening] = []
+      bannersToggled: [NotificationType: Bool] = [:], targetsOpened: [TargetOpening] = [],
+      authorization: PushClient.AuthorizationStatus? = nil
     ) {
       self.banners = banners
       self.filter = filter
       self.unreadOnly = unreadOnly
       self.bannersToggled = bannersToggled
       self.targetsOpened = targetsOpened
+      self.authorization = authorization
     }
   }
 
