@@ -303,13 +303,14 @@ struct EffectInterpreter<R: Reducer> {
     guard isOpen else { return }
     start(throttle.effect, in: context.with(keys: context.keys + [key], dependencies: dependencies))
     startThrottleWindow(
-      key, sleep: throttle.sleep, group: context.group, path: context.path,
-      dependencies: dependencies, startedBy: context.action)
+      key, keys: context.keys + [key], sleep: throttle.sleep, group: context.group,
+      path: context.path, dependencies: dependencies, startedBy: context.action)
   }
 
   @inlinable
   func startThrottleWindow(
     _ key: CancelKey,
+    keys: [CancelKey],
     sleep: @escaping Effect<Action>.Throttle.Sleep,
     group: EffectGroup,
     path: ReducerPath,
@@ -318,10 +319,12 @@ struct EffectInterpreter<R: Reducer> {
   ) {
     let core = core
     let origin = EffectOrigin(action: action, fileID: "", line: 0)
+    // Under the ids around the throttle too: cancelling one of them closes the window.
     let id = core.registry.register(
-      kind: .throttleWindow, keys: [key], path: path, group: group,
+      kind: .throttleWindow, keys: keys, path: path, group: group,
       origin: core.storage.pointee.tracksProvenance ? origin : nil)
     let registry = core.registry
+    registry.setThrottleWindow(key, effect: id)
     let closeWindow: @MainActor @Sendable () -> Void = { [weak core] in
       guard let core, let pending = registry.closeThrottleWindow(key) else { return }
       let interpreter = core.interpreter
@@ -331,7 +334,7 @@ struct EffectInterpreter<R: Reducer> {
           group: pending.group, action: pending.origin,
           scope: EffectScope(path: path, keys: pending.keys, dependencies: pending.dependencies)))
       interpreter.startThrottleWindow(
-        key, sleep: sleep, group: pending.group, path: path,
+        key, keys: pending.keys, sleep: sleep, group: pending.group, path: path,
         dependencies: pending.dependencies, startedBy: pending.origin)
     }
     // The window's sleep reports its suspension on a test clock through the handle.

@@ -166,9 +166,6 @@ final class EffectRegistry<Action: Sendable>: Sendable {
   @discardableResult
   @usableFromInline
   func cancel(_ key: CancelKey) -> [UInt64] {
-    throttles.withLock { throttles in
-      if !throttles.isEmpty { throttles.removeValue(forKey: key) }
-    }
     // One effect per id is the common case: its task is returned without building an array.
     let (ids, task, tasks) = state.withLock {
       state -> ([UInt64], Task<Void, Never>?, [Task<Void, Never>]) in
@@ -178,9 +175,30 @@ final class EffectRegistry<Action: Sendable>: Sendable {
       state.cancelSteps(of: &ids, tasks: &tasks)
       return (ids, nil, tasks)
     }
+    throttles.withLock { throttles in
+      guard !throttles.isEmpty else { return }
+      throttles.removeValue(forKey: key)
+      Self.closeWindows(of: ids, in: &throttles)
+    }
     task?.cancel()
     for task in tasks { task.cancel() }
     return ids
+  }
+
+  /// Closes the throttle windows whose effects are among `ids` (cancelled, under an outer id or
+  /// with their send's task), dropping what they held back: an open window whose effect is gone
+  /// would hold back every later effect of its id.
+  private static func closeWindows(of ids: [UInt64], in throttles: inout [CancelKey: ThrottleWindow]) {
+    guard !ids.isEmpty, !throttles.isEmpty else { return }
+    for (key, window) in throttles where window.windowID != 0 && ids.contains(window.windowID) {
+      throttles.removeValue(forKey: key)
+    }
+  }
+
+  /// Records the registry's id of the effect of the throttle window open for `key`.
+  @usableFromInline
+  func setThrottleWindow(_ key: CancelKey, effect id: UInt64) {
+    throttles.withLock { $0[key]?.windowID = id }
   }
 
   /// Cancels every effect started at `path` or below it. Returns the ids of the cancelled
@@ -219,12 +237,13 @@ final class EffectRegistry<Action: Sendable>: Sendable {
   /// Cancels every effect of a group.
   @usableFromInline
   func cancel(group: EffectGroup) {
-    let tasks = state.withLock { state -> [Task<Void, Never>] in
+    let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
       var ids = state.entries.compactMap { $0.value.group === group ? $0.key : nil }
       var tasks = ids.compactMap { state.markCancelled($0) }
       state.cancelSteps(of: &ids, tasks: &tasks)
-      return tasks
+      return (ids, tasks)
     }
+    throttles.withLock { Self.closeWindows(of: ids, in: &$0) }
     for task in tasks { task.cancel() }
   }
 
@@ -251,7 +270,7 @@ final class EffectRegistry<Action: Sendable>: Sendable {
         return true
       }
       if latest || open.pending == nil {
-        throttles[key] = ThrottleWindow(pending: pending())
+        throttles[key]?.pending = pending()
       }
       return false
     }
@@ -351,6 +370,9 @@ enum EffectKind: Sendable {
 /// registry's action type), if any.
 struct ThrottleWindow: Sendable {
   var pending: (any Sendable)?
+  /// The registry's id of the window's effect (0 until it is registered): cancelling that effect
+  /// closes the window, with what it held back.
+  var windowID: UInt64 = 0
 }
 
 /// What a test store runs after every change it may be waiting for.

@@ -1,6 +1,8 @@
 extension Store where State: Sendable {
   /// The store's states: the current one first, then one after each batch of actions that was
-  /// processed, until the stream's consumer stops iterating.
+  /// processed, until the stream's consumer stops iterating. None is dropped: the states a
+  /// consumer has not taken yet wait in the stream (each a copy of the state, which shares its
+  /// storage with the store's until one of them changes).
   ///
   /// For shells that are not SwiftUI, such as a command-line tool:
   ///
@@ -15,7 +17,7 @@ extension Store where State: Sendable {
 
   func makeStates(removingDuplicates isDuplicate: ((State, State) -> Bool)?) -> AsyncStream<State> {
     let (stream, continuation) = AsyncStream.makeStream(
-      of: State.self, bufferingPolicy: .bufferingNewest(64))
+      of: State.self, bufferingPolicy: .unbounded)
     let root = core.rootCore
     var last = core.currentState
     continuation.yield(last)

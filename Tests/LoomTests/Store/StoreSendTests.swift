@@ -87,6 +87,20 @@ struct StoreSendTests {
     #expect(await iterator.next()?.log == ["0", "d"])
   }
 
+  /// Every state, the first too, reaches a consumer that reads only after many batches (it
+  /// kept the newest 64 and dropped the others).
+  @Test func statesKeepsEveryStateForAConsumerThatReadsLate() async {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    let states = store.states
+    for _ in 0..<100 { store.send(.c) }
+    var seen: [Int] = []
+    for await state in states {
+      seen.append(state.log.count)
+      if state.log.count == 100 { break }
+    }
+    #expect(seen == Array(0...100))
+  }
+
   @Test func aSendWithoutEffectsReturnsAFinishedTask() async {
     let store = Store(initialState: Logger.State()) { Logger() }
     let task = store.send(.c)
