@@ -197,9 +197,16 @@ public struct PushRegistrationFeature: Reducer {
     case .callFinished(let call, let error):
       state.call = nil
       if let error, !Self.isDone(call, despite: error) {
-        // A failed upload may still have reached the backend: its token is removed if it is
-        // replaced.
-        if case .upload(let token) = call { state.unconfirmedTokens.insert(token) }
+        // A failed call may still have reached the backend: whether it holds the token is not
+        // known. Unconfirmed, the token is removed unless it is the device's, which is uploaded
+        // again (also after a removal: the token may be wanted again meanwhile).
+        switch call {
+        case .upload(let token):
+          state.unconfirmedTokens.insert(token)
+        case .remove(let token):
+          state.registeredTokens.remove(token)
+          state.unconfirmedTokens.insert(token)
+        }
         let count = (state.failure?.count ?? 0) + 1
         state.failure = State.Failure(error: error, count: count)
         let delay = NotificationFeature.backoff(attempt: count, random: random)
