@@ -64,11 +64,13 @@ final class EffectGroup: @unchecked Sendable {
   }
 
   /// One more effect is in flight.
+  @usableFromInline
   func enter() {
     withState { $0.count += 1 }
   }
 
   /// One effect finished; wakes the waiters when none is left. Returns whether none is left.
+  @usableFromInline
   func leave() -> Bool {
     let (isEmpty, waiters) = withState { state -> (Bool, [CheckedContinuation<Void, Never>]) in
       state.count -= 1

@@ -293,18 +293,49 @@ struct EffectInterpreter<R: Reducer> {
   func startThrottle(_ throttle: Effect<Action>.Throttle, in context: EffectContext<Action>) {
     let dependencies = context.dependencies ?? core.storage.pointee.dependencies
     let key = CancelKey(path: context.path, id: throttle.id)
-    let isOpen = core.registry.openThrottleWindow(
-      key,
-      latest: throttle.latest,
-      pending: .init(
-        effect: throttle.effect, group: context.group, dependencies: dependencies,
-        keys: context.keys + [key], origin: context.action)
-    )
-    guard isOpen else { return }
-    start(throttle.effect, in: context.with(keys: context.keys + [key], dependencies: dependencies))
-    startThrottleWindow(
-      key, keys: context.keys + [key], sleep: throttle.sleep, group: context.group,
-      path: context.path, dependencies: dependencies, startedBy: context.action)
+    let keys = context.keys + [key]
+    switch core.registry.openThrottleWindow(key, latest: throttle.latest) {
+    case .opened:
+      start(throttle.effect, in: context.with(keys: keys, dependencies: dependencies))
+      startThrottleWindow(
+        key, keys: keys, sleep: throttle.sleep, group: context.group,
+        path: context.path, dependencies: dependencies, startedBy: context.action)
+    case .holdsBack:
+      let pending = EffectRegistry<Action>.PendingThrottle(
+        effect: throttle.effect, group: context.group, dependencies: dependencies, keys: keys,
+        origin: context.action,
+        heldID: registerHeldBack(keys: keys, path: context.path, in: context))
+      if let released = core.registry.holdBack(pending, for: key) { endHeldBack(released) }
+    case .drops:
+      return
+    }
+  }
+
+  /// Registers the entry of an effect a throttle window holds back, in the group of the send
+  /// that returned it, under its ids and path, with a task that waits to be cancelled.
+  @inlinable
+  func registerHeldBack(
+    keys: [CancelKey], path: ReducerPath, in context: EffectContext<Action>
+  ) -> UInt64 {
+    let core = core
+    let registry = core.registry
+    let origin = EffectOrigin(action: context.action, fileID: "", line: 0)
+    let id = registry.register(
+      kind: .heldBack, keys: keys, path: path, group: context.group,
+      origin: core.storage.pointee.tracksProvenance ? origin : nil)
+    let task = Task.immediate { @MainActor [weak core] in
+      await waitUntilCancelled()
+      if let core { core.effectFinished(id) } else { registry.complete(id) }
+    }
+    registry.attach(task, to: id)
+    return id
+  }
+
+  /// Ends the entry of a held-back effect the window started or dropped, in this turn.
+  @inlinable
+  func endHeldBack(_ id: UInt64) {
+    core.registry.endHeld(id)
+    core.effectFinished(id)
   }
 
   @inlinable
@@ -326,8 +357,16 @@ struct EffectInterpreter<R: Reducer> {
     let registry = core.registry
     registry.setThrottleWindow(key, effect: id)
     let closeWindow: @MainActor @Sendable () -> Void = { [weak core] in
-      guard let core, let pending = registry.closeThrottleWindow(key) else { return }
+      guard let core else { return }
       let interpreter = core.interpreter
+      let pending: EffectRegistry<Action>.PendingThrottle
+      switch registry.closeThrottleWindow(key) {
+      case .closed: return
+      case .drops(let heldID):
+        interpreter.endHeldBack(heldID)
+        return
+      case .runs(let held): pending = held
+      }
       interpreter.start(
         pending.effect,
         in: EffectContext(
@@ -336,6 +375,8 @@ struct EffectInterpreter<R: Reducer> {
       interpreter.startThrottleWindow(
         key, keys: pending.keys, sleep: sleep, group: pending.group, path: path,
         dependencies: pending.dependencies, startedBy: pending.origin)
+      // After the effect is registered in the group, so the group does not empty between.
+      interpreter.endHeldBack(pending.heldID)
     }
     // The window's sleep reports its suspension on a test clock through the handle.
     let handle = EffectHandle(id: id, registry: registry)

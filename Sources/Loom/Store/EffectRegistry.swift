@@ -18,17 +18,21 @@ final class EffectRegistry<Action: Sendable>: Sendable {
     @usableFromInline var dependencies: DependencyValues
     @usableFromInline var keys: [CancelKey]
     @usableFromInline var origin: Action
+    /// The registry's id of the entry that stands for the effect while it is held back (see
+    /// ``EffectKind/heldBack``).
+    @usableFromInline var heldID: UInt64
 
     @usableFromInline
     init(
       effect: Effect<Action>, group: EffectGroup, dependencies: DependencyValues,
-      keys: [CancelKey], origin: Action
+      keys: [CancelKey], origin: Action, heldID: UInt64
     ) {
       self.effect = effect
       self.group = group
       self.dependencies = dependencies
       self.keys = keys
       self.origin = origin
+      self.heldID = heldID
     }
   }
 
@@ -175,24 +179,48 @@ final class EffectRegistry<Action: Sendable>: Sendable {
       state.cancelSteps(of: &ids, tasks: &tasks)
       return (ids, nil, tasks)
     }
-    throttles.withLock { throttles in
-      guard !throttles.isEmpty else { return }
-      throttles.removeValue(forKey: key)
-      Self.closeWindows(of: ids, in: &throttles)
+    let held = throttles.withLock { throttles -> [UInt64] in
+      guard !throttles.isEmpty else { return [] }
+      var held = Self.closeWindows(of: ids, in: &throttles)
+      if let window = throttles.removeValue(forKey: key), window.heldID != 0 {
+        held.append(window.heldID)
+      }
+      return held
     }
     task?.cancel()
     for task in tasks { task.cancel() }
+    if !held.isEmpty { cancelHeld(held) }
     return ids
   }
 
   /// Closes the throttle windows whose effects are among `ids` (cancelled, under an outer id or
   /// with their send's task), dropping what they held back: an open window whose effect is gone
-  /// would hold back every later effect of its id.
-  private static func closeWindows(of ids: [UInt64], in throttles: inout [CancelKey: ThrottleWindow]) {
-    guard !ids.isEmpty, !throttles.isEmpty else { return }
+  /// would hold back every later effect of its id. Returns the ids of the held-back effects
+  /// dropped, for ``cancelHeld(_:)``.
+  private static func closeWindows(
+    of ids: [UInt64], in throttles: inout [CancelKey: ThrottleWindow]
+  ) -> [UInt64] {
+    guard !ids.isEmpty, !throttles.isEmpty else { return [] }
+    var held: [UInt64] = []
     for (key, window) in throttles where window.windowID != 0 && ids.contains(window.windowID) {
       throttles.removeValue(forKey: key)
+      if window.heldID != 0 { held.append(window.heldID) }
     }
+    return held
+  }
+
+  /// Cancels the entries of held-back effects a window dropped: their tasks end, and with them
+  /// the entries, on the main actor.
+  private func cancelHeld(_ ids: [UInt64]) {
+    let tasks = state.withLock { state in ids.compactMap { state.markCancelled($0) } }
+    for task in tasks { task.cancel() }
+  }
+
+  /// Ends the entry of a held-back effect on the main actor's behalf: marks it cancelled and
+  /// cancels its task, which then ends with nothing left to do. The caller completes the entry.
+  @usableFromInline
+  func endHeld(_ id: UInt64) {
+    cancelHeld([id])
   }
 
   /// Records the registry's id of the effect of the throttle window open for `key`.
@@ -206,11 +234,16 @@ final class EffectRegistry<Action: Sendable>: Sendable {
   @discardableResult
   @usableFromInline
   func cancel(under path: ReducerPath) -> [UInt64] {
-    throttles.withLock { throttles in
+    let held = throttles.withLock { throttles -> [UInt64] in
+      var held: [UInt64] = []
       for key in throttles.keys where key.path.hasPrefix(path) {
-        throttles.removeValue(forKey: key)
+        if let window = throttles.removeValue(forKey: key), window.heldID != 0 {
+          held.append(window.heldID)
+        }
       }
+      return held
     }
+    if !held.isEmpty { cancelHeld(held) }
     let (ids, tasks) = state.withLock { state -> ([UInt64], [Task<Void, Never>]) in
       // Only the effects not cancelled yet: cancelled ones wait for their tasks to end, and a
       // burst of them (dismissed before the main actor ran them) would make every cancel scan
@@ -243,8 +276,9 @@ final class EffectRegistry<Action: Sendable>: Sendable {
       state.cancelSteps(of: &ids, tasks: &tasks)
       return (ids, tasks)
     }
-    throttles.withLock { Self.closeWindows(of: ids, in: &$0) }
+    let held = throttles.withLock { Self.closeWindows(of: ids, in: &$0) }
     for task in tasks { task.cancel() }
+    if !held.isEmpty { cancelHeld(held) }
   }
 
   /// Cancels every effect.
@@ -258,36 +292,70 @@ final class EffectRegistry<Action: Sendable>: Sendable {
 
   // MARK: Throttling
 
-  /// Opens a throttle window for `key` and returns `true`, or, if one is open, holds the effect
-  /// back for the end of the window and returns `false`.
+  /// What a throttle does with an effect, given the window of its id.
   @usableFromInline
-  func openThrottleWindow(
-    _ key: CancelKey, latest: Bool, pending: @autoclosure () -> PendingThrottle
-  ) -> Bool {
+  enum ThrottleDecision {
+    /// No window was open: one is now, and the effect runs.
+    case opened
+    /// A window is open: the effect is held back for its end (``holdBack(_:for:)``).
+    case holdsBack
+    /// A window is open and already holds back an effect, which an earlier one keeps.
+    case drops
+  }
+
+  /// Opens a throttle window for `key` if none is, and says what becomes of the effect.
+  @usableFromInline
+  func openThrottleWindow(_ key: CancelKey, latest: Bool) -> ThrottleDecision {
     throttles.withLock { throttles in
       guard let open = throttles[key] else {
         throttles[key] = ThrottleWindow()
-        return true
+        return .opened
       }
-      if latest || open.pending == nil {
-        throttles[key]?.pending = pending()
-      }
-      return false
+      return latest || open.pending == nil ? .holdsBack : .drops
     }
   }
 
-  /// Closes the throttle window for `key` and returns the effect held back in it, if any. When
-  /// there is one the window stays open for it.
+  /// Holds `pending` back in the window open for `key`. Returns the id of the held-back effect
+  /// that is not held any more: the one `pending` replaces, or `pending`'s own if the window
+  /// was closed meanwhile (cancelled from another thread).
   @usableFromInline
-  func closeThrottleWindow(_ key: CancelKey) -> PendingThrottle? {
+  func holdBack(_ pending: PendingThrottle, for key: CancelKey) -> UInt64? {
     throttles.withLock { throttles in
-      guard let open = throttles[key] else { return nil }
+      guard throttles[key] != nil else { return pending.heldID }
+      let replaced = throttles[key]?.heldID ?? 0
+      throttles[key]?.pending = pending
+      throttles[key]?.heldID = pending.heldID
+      return replaced == 0 ? nil : replaced
+    }
+  }
+
+  /// How a throttle window ends.
+  @usableFromInline
+  enum WindowEnd {
+    /// It held nothing back (or was closed already): it is closed.
+    case closed
+    /// It held back `pending`, which runs now; the window stays open for it.
+    case runs(PendingThrottle)
+    /// What it held back was cancelled (with its send's task) and is dropped: it is closed.
+    case drops(heldID: UInt64)
+  }
+
+  /// Ends the throttle window for `key`: says what becomes of the effect it held back.
+  @usableFromInline
+  func closeThrottleWindow(_ key: CancelKey) -> WindowEnd {
+    throttles.withLock { throttles in
+      guard let open = throttles[key] else { return .closed }
       guard let pending = open.pending as? PendingThrottle else {
         throttles.removeValue(forKey: key)
-        return nil
+        return .closed
+      }
+      // The one place both locks are held, always in this order.
+      if isCancelled(pending.heldID) {
+        throttles.removeValue(forKey: key)
+        return .drops(heldID: pending.heldID)
       }
       throttles[key] = ThrottleWindow()
-      return pending
+      return .runs(pending)
     }
   }
 
@@ -322,11 +390,14 @@ final class EffectRegistry<Action: Sendable>: Sendable {
 
   /// Whether no effect can make progress on its own: every in-flight operation is suspended on
   /// something only the test moves (a test clock, stream or continuation). A sequence has no
-  /// task: it moves on only when its running step's effects finish, so it is left out; throttle
-  /// windows wait on a clock and are counted like operations.
+  /// task: it moves on only when its running step's effects finish, so it is left out, as is an
+  /// effect a throttle window holds back (the window moves it); throttle windows wait on a clock
+  /// and are counted like operations.
   var isIdle: Bool {
     state.withLock { state in
-      state.entries.values.allSatisfy { $0.kind == .sequence || $0.suspensions > 0 }
+      state.entries.values.allSatisfy {
+        $0.kind == .sequence || $0.kind == .heldBack || $0.suspensions > 0
+      }
     }
   }
 
@@ -364,12 +435,19 @@ enum EffectKind: Sendable {
   case sequence
   /// A throttle window that is open.
   case throttleWindow
+  /// An effect a throttle window holds back for its end. It counts in its send's group (so the
+  /// send's task waits for it) and is cancelled with its ids, path and group; its task only
+  /// waits to be cancelled, which happens when the window starts the effect or drops it. Like
+  /// a sequence, it moves on only when something else does (the window's clock).
+  case heldBack
 }
 
 /// An open throttle window, with the effect held back for its end (a `PendingThrottle` of the
 /// registry's action type), if any.
 struct ThrottleWindow: Sendable {
   var pending: (any Sendable)?
+  /// The registry's id of the entry of the effect held back, 0 when none is.
+  var heldID: UInt64 = 0
   /// The registry's id of the window's effect (0 until it is registered): cancelling that effect
   /// closes the window, with what it held back.
   var windowID: UInt64 = 0
@@ -416,7 +494,7 @@ struct EffectEntry: Sendable {
     self.path = path
     self.group = group
     self.origin = origin
-    self.hasStarted = hasStarted || kind == .sequence
+    self.hasStarted = hasStarted || kind == .sequence || kind == .heldBack
   }
 
   /// Gives the entry its task and returns whether the effect was cancelled meanwhile. Takes the

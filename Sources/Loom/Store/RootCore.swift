@@ -48,12 +48,12 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     @inlinable
     init(
       action: Action, group: EffectGroup?, origin: EffectOrigin<Action>?,
-      effectID: UInt64? = nil, childPath: ReducerPath? = nil
+      effectID: UInt64? = nil, childPath: ReducerPath? = nil, holdsGroup: Bool = false
     ) {
       self.action = action
       self.group = group
-      if origin != nil || childPath != nil {
-        self.extras = Extras(origin: origin, childPath: childPath)
+      if origin != nil || childPath != nil || holdsGroup {
+        self.extras = Extras(origin: origin, childPath: childPath, holdsGroup: holdsGroup)
       } else {
         self.extras = nil
       }
@@ -73,11 +73,16 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
     /// checks (see `ReducerPath.checkedPrefix`): the action is dropped if that part has ended
     /// when its turn comes (an ancestor ended it in the same batch).
     @usableFromInline let childPath: ReducerPath?
+    /// Whether the action counts in its group until it is processed: an action sent to the
+    /// store from outside while it processes a batch, whose task would otherwise be finished
+    /// before the action had started anything.
+    @usableFromInline let holdsGroup: Bool
 
     @inlinable
-    init(origin: EffectOrigin<Action>?, childPath: ReducerPath?) {
+    init(origin: EffectOrigin<Action>?, childPath: ReducerPath?, holdsGroup: Bool) {
       self.origin = origin
       self.childPath = childPath
+      self.holdsGroup = holdsGroup
     }
   }
 
@@ -181,6 +186,10 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
 
   isolated deinit {
     registry.cancelAll()
+    // Actions still queued will never be processed: their tasks end.
+    while let queued = storage.pointee.queue.popFirst() {
+      if queued.extras?.holdsGroup == true { _ = queued.group?.leave() }
+    }
     storage.pointee.queue.deallocate()
     storage.deinitialize(count: 1)
     storage.deallocate()
@@ -249,10 +258,18 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       #if DEBUG
         if storage.pointee.isReducing { reportUseWhileReducing("was sent \(action)") }
       #endif
-      let group = existingGroup ?? EffectGroup()
+      guard let existingGroup else {
+        // Sent from outside (a view, or a client an effect called in place): the action counts
+        // in its task until it is processed.
+        let group = EffectGroup()
+        group.enter()
+        storage.pointee.queue.append(
+          Queued(action: action, group: group, origin: origin, holdsGroup: true))
+        return makeTask(group)
+      }
       storage.pointee.queue.append(
-        Queued(action: action, group: group, origin: origin, effectID: effectID))
-      return makeTask(group)
+        Queued(action: action, group: existingGroup, origin: origin, effectID: effectID))
+      return makeTask(existingGroup)
     }
     storage.pointee.isSending = true
     var group = existingGroup
@@ -319,6 +336,7 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
       swap(&queuedGroup, &next.group)
       if queuedGroup == nil { queuedGroup = group }
       process(next.action, group: &queuedGroup, origin: next.origin)
+      if next.extras?.holdsGroup == true { _ = queuedGroup?.leave() }
     }
     if !storage.pointee.cancelledWhileQueued.isEmpty {
       storage.pointee.cancelledWhileQueued.removeAll()

@@ -46,6 +46,79 @@ struct ThrottleWindowTests {
     await store.receive(.tick(2)) { $0.log = [1, 2] }
     await clock.advance(by: .seconds(1))
   }
+
+  // The effect a window holds back belongs to the send that returned it: that send's task waits
+  // for it (and for the window it opens when it runs), and cancelling the task drops it. (A
+  // held-back effect was in no send's task: its task was finished at once, and cancelling it
+  // left the effect to run when the window ended.)
+
+  @Test func theTaskOfASendWhoseEffectIsHeldBackWaitsForIt() async {
+    let clock = TestClock()
+    let store = Store(initialState: Throttling.State()) { Throttling(clock: clock) }
+    store.send(.throttled(1))
+    let held = store.send(.throttled(2))
+    #expect(!held.isFinished)
+    #expect(store.state.log == [1])
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.log == [1, 2])
+    #expect(!held.isFinished)
+    await clock.advance(by: .seconds(1))
+    await held.finish()
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test func aHeldBackEffectReplacedByALaterOneEndsItsSendsTask() async {
+    let clock = TestClock()
+    let store = Store(initialState: Throttling.State()) { Throttling(clock: clock) }
+    store.send(.throttled(1))
+    let replaced = store.send(.throttled(2))
+    let latest = store.send(.throttled(3))
+    #expect(replaced.isFinished)
+    #expect(!latest.isFinished)
+    await clock.advance(by: .seconds(2))
+    await latest.finish()
+    #expect(store.state.log == [1, 3])
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test func cancellingTheTaskOfASendWhoseEffectIsHeldBackDropsIt() async {
+    let clock = TestClock()
+    let store = Store(initialState: Throttling.State()) { Throttling(clock: clock) }
+    store.send(.throttled(1))
+    let held = store.send(.throttled(2))
+    held.cancel()
+    await held.finish()
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.log == [1])
+    #expect(store.inFlightEffectCount == 0)
+    // The window closed: the next effect runs at once.
+    store.send(.throttled(3))
+    #expect(store.state.log == [1, 3])
+  }
+
+  @Test func cancellingTheWindowEndsTheTaskOfTheSendItHeldBack() async {
+    let clock = TestClock()
+    let store = Store(initialState: Throttling.State()) { Throttling(clock: clock) }
+    let opened = store.send(.throttled(1))
+    let held = store.send(.throttled(2))
+    opened.cancel()
+    await held.finish()
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.log == [1])
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test func underATestStoreAHeldBackEffectIsTheSendsUntilItRuns() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Throttling.State()) { Throttling(clock: clock) }
+    await store.send(.throttled(1))
+    await store.receive(.tick(1)) { $0.log = [1] }
+    let held = await store.send(.throttled(2))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick(2)) { $0.log = [1, 2] }
+    await clock.advance(by: .seconds(1))
+    await held.finish()
+  }
 }
 
 /// Throttles `.tick`s on a test clock, alone or inside an outer cancellable id.

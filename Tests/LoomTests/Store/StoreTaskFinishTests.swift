@@ -86,3 +86,63 @@ extension Thread {
     }
   }
 }
+
+/// An action sent to a store while it processes a batch (by an effect that starts in place and
+/// reaches the store) waits in its queue; the task its send returns waits for it, and then for
+/// its effects. (It was finished at once: the queued action's group had no effect in it yet.)
+@MainActor
+struct StoreTaskFinishDuringABatchTests {
+  @Test func theTaskOfAnActionQueuedDuringABatchWaitsForItsEffects() async {
+    let clock = TestClock()
+    let ref = Forwarder.StoreRef()
+    let store = Store(initialState: Forwarder.State()) { Forwarder(ref: ref, clock: clock) }
+    ref.store = store
+    store.send(.start)
+    #expect(store.state.loading)
+    #expect(!ref.finishedLoad)
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.loaded)
+    // The effect of `.start` resumes once the task of `.load` has finished.
+    await store.send(.noop).finish()
+    for _ in 0..<100 where !ref.finishedLoad { await Task.yield() }
+    #expect(ref.finishedLoad)
+  }
+
+  struct Forwarder: Reducer {
+    @MainActor final class StoreRef {
+      var store: Store<State, Action>?
+      var finishedLoad = false
+
+      func sendLoadAndWait() async {
+        await store?.send(.load).finish()
+        finishedLoad = true
+      }
+    }
+
+    struct State: Equatable {
+      var loading = false
+      var loaded = false
+    }
+    enum Action: Sendable, Equatable { case start, load, loaded, noop }
+    let ref: StoreRef
+    let clock: TestClock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .run { [ref] _ in await ref.sendLoadAndWait() }
+      case .load:
+        state.loading = true
+        return .run { [clock] send in
+          try await clock.sleep(for: .seconds(1))
+          await send(.loaded)
+        }
+      case .loaded:
+        state.loaded = true
+        return .none
+      case .noop:
+        return .none
+      }
+    }
+  }
+}
