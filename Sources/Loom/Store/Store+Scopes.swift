@@ -425,7 +425,8 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
   var rootCore: any RootStoreCore { parent.rootCore }
 
   func send(_ action: Action) -> StoreTask {
-    if hasEnded || extract(parent.currentState).map(isStill) == false {
+    // Gone (not found, or another part found) unless this store's part is there.
+    if hasEnded || extract(parent.currentState).map(isStill) != true {
       end()
       let state = parent.currentState
       if isAnotherPartThere.map({ $0(state) }) ?? (extract(state) != nil) {

@@ -166,6 +166,23 @@ struct PartStoreTests {
     new[0].send(.tick)
     #expect(store.state.path[id: 0] == Flow.Screen.State(ticks: 1))
   }
+
+  /// The same, with the old element's store not read between the new stack and its send: the
+  /// send finds its element gone. (It took a part it could not find for its own and sent the
+  /// action to the new element 0.)
+  @Test func aKeptStoreOfAnElementOfAReplacedStackSendsNothingEvenUnread() {
+    let issues = IssueLog()
+    let store = Store(initialState: Flow.State()) { Flow() }
+    store.send(.pushTapped)
+    let old = store.scope(state: \.path, action: .path)[0]
+    store.send(.resetTapped)
+    withDependencies { $0.issueReporter = issues.reporter } operation: {
+      _ = old.send(.tick)
+    }
+    #expect(store.state.path[id: 0] == Flow.Screen.State(ticks: 0))
+    #expect(issues.messages.value.count == 1)
+    #expect(issues.messages.value.first?.contains("another part is there: dropped") == true)
+  }
 }
 
 /// An enum state whose one case holds another enum: stores for the inner cases.
