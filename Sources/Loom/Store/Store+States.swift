@@ -11,6 +11,10 @@ extension Store where State: Sendable {
   ///   render(state)
   /// }
   /// ```
+  ///
+  /// The stream of a scoped store keeps that store alive until its consumer stops, as a view
+  /// holding the store would. The stream of a root store does not keep it: it finishes once the
+  /// store is released.
   public var states: AsyncStream<State> {
     makeStates(removingDuplicates: nil)
   }
@@ -21,8 +25,15 @@ extension Store where State: Sendable {
     let root = core.rootCore
     var last = core.currentState
     continuation.yield(last)
+    // Finishes the stream when the observer is let go: removed, or with the root's core (which
+    // lives as long as the root store and every store scoped from it).
+    let end = StreamEnd(continuation)
+    // A scoped store is held (nothing else may hold it: `store.scope(…).states`); a root store
+    // is not, so that releasing it still ends its effects.
+    let held: Store? = parent == nil ? nil : self
     let token = root.addStateObserver { [weak self] in
-      guard let self else { return }
+      _ = end
+      guard let self = held ?? self else { return }
       let state = self.core.currentState
       if let isDuplicate, isDuplicate(last, state) { return }
       last = state
@@ -32,6 +43,20 @@ extension Store where State: Sendable {
       Task { @MainActor in self?.core.rootCore.removeStateObserver(token) }
     }
     return stream
+  }
+}
+
+/// Finishes a stream when it is released: the stream of a store's states ends
+/// with the observer that feeds it.
+private final class StreamEnd<Element: Sendable>: Sendable {
+  let continuation: AsyncStream<Element>.Continuation
+
+  init(_ continuation: AsyncStream<Element>.Continuation) {
+    self.continuation = continuation
+  }
+
+  deinit {
+    continuation.finish()
   }
 }
 

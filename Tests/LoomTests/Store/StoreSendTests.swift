@@ -108,3 +108,57 @@ struct StoreSendTests {
     await task.finish()
   }
 }
+
+/// A scoped store's `states` keeps the store alive until its consumer stops (it stalled once a
+/// store made only for the stream was released); a root store's finishes once it is released.
+@MainActor
+struct StoreStatesLifetimeTests {
+  struct Parent: Reducer {
+    struct Child: Reducer {
+      struct State: Equatable, Sendable { var count = 0 }
+      enum Action: Sendable, Equatable { case increment }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        state.count += 1
+        return .none
+      }
+    }
+    struct State: Equatable, Sendable { var child = Child.State() }
+    enum Action: Sendable, Equatable { case child(Child.Action) }
+    var body: some ReducerOf<Self> {
+      Scope(state: \.child, action: .child) { Child() }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func theStatesOfAStoreScopedOnlyForThemKeepComing() async {
+    let store = Store(initialState: Parent.State()) { Parent() }
+    let states = store.scope(state: \.child, action: .child).states
+    store.send(.child(.increment))
+    store.send(.child(.increment))
+    var seen: [Int] = []
+    for await state in states {
+      seen.append(state.count)
+      if state.count == 2 { break }
+    }
+    #expect(seen == [0, 1, 2])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func theStatesOfARootStoreFinishOnceItIsReleased() async {
+    var store: Store<Parent.State, Parent.Action>? = Store(initialState: Parent.State()) {
+      Parent()
+    }
+    let states = store!.states
+    store?.send(.child(.increment))
+    store = nil
+    var seen: [Int] = []
+    for await state in states { seen.append(state.child.count) }
+    #expect(seen == [0, 1])
+  }
+}
+
+extension CasePath where Root == StoreStatesLifetimeTests.Parent.Action {
+  static var child: CasePath<Root, StoreStatesLifetimeTests.Parent.Child.Action> {
+    .init(Root.child) { if case .child(let a) = $0 { a } else { nil } }
+  }
+}
