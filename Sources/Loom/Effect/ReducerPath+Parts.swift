@@ -233,8 +233,10 @@ extension IdentifiedArray: PartsByID {
 
 extension StackState: PartsByID {
   func part(id: StackScopeID) -> StatePart {
-    guard id.epoch == epoch, let component = components[id: id.element] else { return .gone }
-    return .present(component.element)
+    guard let position = components.index(id: id.element), tokens[position] == id.token else {
+      return .gone
+    }
+    return .present(components[position].element)
   }
 }
 
@@ -245,16 +247,16 @@ extension PresentationState: PartsByID {
   }
 }
 
-/// A stack element's id in a reducer path: the element's id in its stack, and which stack (a
-/// stack made anew numbers its elements from 0 again).
+/// A stack element's id in a reducer path: the element's id in its stack, and its token (an id
+/// names an element in one stack's history only; see `StackState.tokens`).
 @usableFromInline
 struct StackScopeID: Hashable, Sendable {
-  @usableFromInline let epoch: UInt64
   @usableFromInline let element: StackElementID
+  @usableFromInline let token: UInt64
 
   @inlinable
-  init(epoch: UInt64, element: StackElementID) {
-    self.epoch = epoch
+  init(element: StackElementID, token: UInt64) {
     self.element = element
+    self.token = token
   }
 }

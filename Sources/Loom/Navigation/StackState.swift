@@ -49,17 +49,25 @@ public struct StackState<Element> {
   }
 
   @usableFromInline var components: IdentifiedArray<StackElementID, Component>
+  /// Which element each one is, bottom first: a token no other element pushed in this process
+  /// has, given when it was pushed. An id names an element in one stack's history only: a
+  /// stack made anew (`state.path = [a, b]`) numbers from 0 again, and a copy kept from before
+  /// a push and put back gives the id of the element pushed since to the next one. Reducers and
+  /// stores tell elements apart by their tokens, so an element's effects and store never reach
+  /// another element given its id. Not compared: two stacks are equal when their elements are,
+  /// under the same ids.
+  ///
+  /// An array of its own, beside the elements: a reducer compares the tokens before and after
+  /// the parent's reducer, which, when the stack did not change, is one comparison of two
+  /// references to the same buffer.
+  @usableFromInline var tokens: [UInt64] = []
   /// The id the next element pushed gets: one past every id this stack gave.
   @usableFromInline var nextID = 0
-  /// Which stack this is: a stack made anew (`state.path = [a, b]`) numbers its elements from 0
-  /// again, so the ids alone cannot tell its element 0 from the old one's. Not compared.
-  @usableFromInline let epoch: UInt64
 
   /// An empty stack.
   public init() {
     components = IdentifiedArray(
       uncheckedUniqueElements: [], idPath: IDPath(id: { $0.id }))
-    epoch = stackEpochs.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
   /// A stack of `elements`, bottom first, with ids 0, 1, 2…
@@ -76,7 +84,7 @@ public struct StackState<Element> {
     get { components[id: id]?.element }
     set {
       guard let newValue else {
-        components.remove(id: id)
+        if let position = components.index(id: id) { remove(at: position) }
         return
       }
       guard let position = components.index(id: id) else {
@@ -95,8 +103,21 @@ public struct StackState<Element> {
       reportIssue("A StackState gave every id it can: the element was not pushed.")
       return
     }
-    components.append(Component(id: StackElementID(rawValue: nextID), element: element))
-    nextID += 1
+    push(element, id: StackElementID(rawValue: nextID))
+  }
+
+  /// Pushes `element` with `id` (new to the stack) and a new token.
+  private mutating func push(_ element: Element, id: StackElementID) {
+    components.append(Component(id: id, element: element))
+    tokens.append(stackElementTokens.wrappingAdd(1, ordering: .relaxed).newValue)
+    nextID = id.rawValue + 1
+  }
+
+  /// Removes the element at `position`, with its token.
+  @discardableResult
+  private mutating func remove(at position: Int) -> Element {
+    tokens.remove(at: position)
+    return components.remove(at: position).element
   }
 
   /// Pushes `element` on top with `id`, which must be new to this stack: greater than every id
@@ -107,21 +128,20 @@ public struct StackState<Element> {
   @discardableResult
   public mutating func append(_ element: Element, id: StackElementID) -> Bool {
     guard id.rawValue >= nextID, id.rawValue < Int.max else { return false }
-    components.append(Component(id: id, element: element))
-    nextID = id.rawValue + 1
+    push(element, id: id)
     return true
   }
 
   /// Pops the top element.
   @discardableResult
   public mutating func popLast() -> Element? {
-    components.isEmpty ? nil : components.remove(at: components.count - 1).element
+    components.isEmpty ? nil : remove(at: components.count - 1)
   }
 
   /// Pops the `count` top elements (all of them when there are fewer).
   public mutating func removeLast(_ count: Int = 1) {
     let kept = Swift.max(0, components.count - Swift.max(0, count))
-    while components.count > kept { components.remove(at: components.count - 1) }
+    while components.count > kept { remove(at: components.count - 1) }
   }
 
   /// Pops the element with this id and every element above it.
@@ -139,11 +159,31 @@ public struct StackState<Element> {
   /// Pops every element: back to the root.
   public mutating func removeAll() {
     components.removeAll()
+    tokens.removeAll()
+  }
+
+  /// Runs `body` on the element with this id, in place, and returns its result and the
+  /// element's token; `nil` when the stack holds no such element.
+  @inlinable
+  mutating func _update<Result>(
+    id: StackElementID, _ body: (inout Element) -> Result
+  ) -> (Result, UInt64)? {
+    guard let position = components.index(id: id) else { return nil }
+    var component = components._elements[position]
+    let result = body(&component.element)
+    components._write(component, as: id, at: position)
+    return (result, tokens[position])
+  }
+
+  /// The token of the element with this id, if the stack holds it (see ``tokens``).
+  @inlinable
+  func token(of id: StackElementID) -> UInt64? {
+    components.index(id: id).map { tokens[$0] }
   }
 }
 
-/// Numbers the stacks made, so that a stack made anew is told from the one it replaces.
-private let stackEpochs = Atomic<UInt64>(0)
+/// Gives each element pushed on any stack its token (see `StackState.tokens`).
+private let stackElementTokens = Atomic<UInt64>(0)
 
 extension StackState: RandomAccessCollection, MutableCollection {
   public var startIndex: Int { 0 }

@@ -1,8 +1,13 @@
 /// Stores for the parts of a state that come and go: an optional child, a presented one, one case
 /// of an enum, each row of a collection, each element of a stack. Each is `nil` (or missing)
 /// while its part is not there, and is cached by the store it is scoped from like any scoped
-/// store, so a view gets the same store while the part stays; a part that comes back, or
-/// another part there (another id, for an identified part), gets a store of its own.
+/// store, so a view gets the same store while the part stays.
+///
+/// A store ends once it sees its part gone (it is read, scoped again or sent to while the part
+/// is not there) or another part in its place (another id, for an identified part; another
+/// element, for a stack's, whatever its id): the part there later gets a store of its own. A
+/// store that was not used while its part was away cannot tell that the part there now came
+/// back: it is the store of that place again, as a row's store is for its id.
 extension Store {
   /// A store for an optional child, or `nil` while it is `nil`.
   ///
@@ -12,8 +17,9 @@ extension Store {
   /// }
   /// ```
   ///
-  /// Kept after the child is gone, the store reads the child as it last read it, and what it
-  /// sends reaches a reducer that reports it (an action for a child that is not there).
+  /// Kept after the child is gone (and used since), the store reads the child as it last read
+  /// it, and what it sends reaches a reducer that reports it (an action for a child that is not
+  /// there).
   public func scope<ChildState, ChildAction: Sendable>(
     state toChildState: KeyPath<State, ChildState?>,
     action toChildAction: CasePath<Action, ChildAction>
@@ -55,13 +61,20 @@ extension Store {
     state toCase: CasePath<State, ChildState>,
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
-    // A case path is not Hashable: the case is named by its label, read from the state.
-    observation.access(observation.watch(CaseKey(), read: CaseIdentity.init))
+    // A case path is not Hashable: the case is named by its labels, read from the state.
     let state = core.currentState
-    guard toCase.extract(from: state) != nil else { return nil }
-    let key = ScopeCacheKey(
-      path: CaseScope(state, payload: ChildState.self),
-      actionType: ObjectIdentifier(ChildAction.self))
+    guard toCase.extract(from: state) != nil else {
+      // Told when any case, at any depth, changes: which one would be this case is unknown.
+      observation.access(observation.watch(CaseKey(depth: nil)) { CaseIdentity($0) })
+      return nil
+    }
+    let scope = CaseScope(state, payload: ChildState.self)
+    // Told when the case, down to this store's depth, or its payload's id changes: not when an
+    // enum inside the payload changes case.
+    let depth = scope.labels.count
+    observation.access(
+      observation.watch(CaseKey(depth: depth)) { CaseIdentity($0, depth: depth) })
+    let key = ScopeCacheKey(path: scope, actionType: ObjectIdentifier(ChildAction.self))
     return partStore(key: key, extract: toCase.extract(from:), embed: toChildAction._embed)
   }
 
@@ -151,37 +164,32 @@ extension Store {
   /// }
   /// ```
   ///
-  /// A stack made anew (`state.path = StackState([a, b])`) numbers its elements from 0 again:
-  /// its elements get stores of their own, and a kept store of the old stack's element 0 sends
-  /// nothing to the new one's (it is reported and dropped).
+  /// An element is told from another given its id (by a stack made anew,
+  /// `state.path = StackState([a, b])`, which numbers its elements from 0 again, or by a copy
+  /// of the stack put back): each gets a store of its own, and a kept store of the element that
+  /// left sends nothing to the one there now (it is reported and dropped).
   public func scope<Element: Sendable, ElementAction: Sendable>(
     state toStack: KeyPath<State, StackState<Element>>,
     action toStackAction: CasePath<Action, StackAction<Element, ElementAction>>
   ) -> [Store<Element, ElementAction>] {
-    // The screens are read again when the stack's ids change, or the stack is made anew.
+    // The screens are read again when the stack's elements change (their tokens tell).
     observation.access(
-      observation.watch(StackKey(stack: toStack)) { state -> StackIdentity in
-        let stack = state[keyPath: toStack]
-        return StackIdentity(epoch: stack.epoch, ids: stack.ids)
-      })
+      observation.watch(StackKey(stack: toStack)) { state in state[keyPath: toStack].tokens })
     let embed = toStackAction._embed
     let stack = core.currentState[keyPath: toStack]
-    let epoch = stack.epoch
-    return stack.ids.compactMap { id in
+    return zip(stack.ids, stack.tokens).compactMap { id, token in
       partStore(
         key: ScopeCacheKey(
-          path: StackScope(stack: toStack, epoch: epoch, id: id),
+          path: StackScope(stack: toStack, token: token),
           actionType: ObjectIdentifier(ElementAction.self)),
         extract: { state in
           let stack = state[keyPath: toStack]
-          return stack.epoch == epoch ? stack[id: id] : nil
+          return stack.token(of: id) == token ? stack[id: id] : nil
         },
         embed: { embed(.element(id: id, action: $0)) },
         isAnotherPartThere: { state in
-          // Ids are never given twice in one stack: only a stack made anew has another
-          // element with this id.
           let stack = state[keyPath: toStack]
-          return stack.epoch != epoch && stack[id: id] != nil
+          return stack.token(of: id).map { $0 != token } ?? false
         },
         isFoundByID: true)
     }
@@ -239,9 +247,12 @@ private struct CaseScope: Hashable {
   init<Payload>(_ state: Any, payload: Payload.Type) {
     var labels: [String] = []
     var value = state
-    while labels.count < 16, let child = Mirror(reflecting: value).children.first,
-      Mirror(reflecting: value).displayStyle == .enum
-    {
+    while labels.count < 16, Mirror(reflecting: value).displayStyle == .enum {
+      guard let child = Mirror(reflecting: value).children.first else {
+        // A case without a payload has no child to name it: its description does.
+        labels.append(String(describing: value))
+        break
+      }
       labels.append(child.label ?? "")
       if child.value is Payload { break }
       value = child.value
@@ -257,23 +268,16 @@ private struct RowScope<ID: Hashable>: Hashable {
   let id: ID
 }
 
-/// What names an element's store in its parent's cache: the stack's key path, which stack it
-/// is (a stack made anew numbers its elements from 0 again) and the element's id.
+/// What names an element's store in its parent's cache: the stack's key path and the
+/// element's token (its id names an element in one stack's history only).
 private struct StackScope: Hashable {
   let stack: AnyKeyPath
-  let epoch: UInt64
-  let id: StackElementID
+  let token: UInt64
 }
 
 /// What names the watch of a stack's elements.
 private struct StackKey: Hashable {
   let stack: AnyKeyPath
-}
-
-/// Which elements a stack holds: which stack it is, and their ids.
-private struct StackIdentity: Equatable {
-  let epoch: UInt64
-  let ids: [StackElementID]
 }
 
 /// What names the watch of a part's presence (whether it is there, and which one).
@@ -286,19 +290,22 @@ private struct RowsKey: Hashable {
   let rows: AnyKeyPath
 }
 
-/// What names the watch of which case an enum state is in.
-private struct CaseKey: Hashable {}
+/// What names the watch of which case an enum state is in, down to a depth (`nil`: all).
+private struct CaseKey: Hashable {
+  let depth: Int?
+}
 
-/// Which case an enum state is in: the labels of its nested cases, and the id of the payload
-/// they lead to when it is identified.
+/// Which case an enum state is in: the labels of its nested cases (down to `depth`), and the id
+/// of the payload they lead to when it is identified.
 private struct CaseIdentity: Equatable {
   let labels: [String]
   let id: AnyHashable?
 
-  init(_ state: Any) {
+  init(_ state: Any, depth: Int? = nil) {
     var labels: [String] = []
     var value = state
-    while labels.count < 16, Mirror(reflecting: value).displayStyle == .enum {
+    let depth = min(depth ?? 16, 16)
+    while labels.count < depth, Mirror(reflecting: value).displayStyle == .enum {
       guard let child = Mirror(reflecting: value).children.first else {
         // A case without a payload has no child to name it: its description does.
         labels.append(String(describing: value))

@@ -81,6 +81,42 @@ struct Flow: Reducer {
   }
 }
 
+/// A flow that can save its stack and put the saved copy back.
+struct Restoring: Reducer {
+  struct State: Equatable {
+    var path = StackState<Flow.Screen.State>()
+    var saved = StackState<Flow.Screen.State>()
+  }
+  enum Action: Sendable, Equatable {
+    case path(StackActionOf<Flow.Screen>)
+    case pushTapped, saveTapped, restoreAndPushTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .pushTapped:
+        state.path.append(Flow.Screen.State())
+      case .saveTapped:
+        state.saved = state.path
+      case .restoreAndPushTapped:
+        state.path = state.saved
+        state.path.append(Flow.Screen.State(ticks: 100))
+      case .path:
+        break
+      }
+      return .none
+    }
+    .forEach(\.path, action: .path) { Flow.Screen() }
+  }
+}
+
+extension CasePath where Root == Restoring.Action {
+  static var path: CasePath<Root, StackActionOf<Flow.Screen>> {
+    .init(Root.path) { if case .path(let a) = $0 { a } else { nil } }
+  }
+}
+
 extension CasePath where Root == Flow.Action {
   static var path: CasePath<Root, StackActionOf<Flow.Screen>> { .init(Root.path) { if case .path(let a) = $0 { a } else { nil } } }
 }
@@ -161,6 +197,46 @@ struct StackTests {
     // The new stack's element has id 0 too, and no timer.
     await store.send(.resetTapped)
     await clock.advance(by: .seconds(3))
+  }
+
+  /// A copy of the stack kept from before a push and put back gives the next element pushed
+  /// the id the popped one had: the two are still two elements. The popped one's effects stop,
+  /// and its store is not the new one's. (The id alone told them apart: the popped element's
+  /// timer went on and ticked into the new one, and its store read the new one.)
+  @Test func anElementPushedOnARestoredCopyIsNotTheOneItsIdWasGivenTo() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Restoring.State()) { Restoring() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.pushTapped) { $0.path.append(Flow.Screen.State()) }
+    await store.send(.saveTapped) { $0.saved = $0.path }
+    await store.send(.pushTapped) { $0.path.append(Flow.Screen.State()) }
+    await store.send(.path(.element(id: 1, action: .startTimer)))
+    await store.send(.restoreAndPushTapped) {
+      $0.path = $0.saved
+      $0.path.append(Flow.Screen.State(ticks: 100))
+    }
+    #expect(store.state.path.ids == [0, 1])
+    await clock.advance(by: .seconds(2))
+  }
+
+  @Test func aStoreOfAnElementPushedOnARestoredCopyIsItsOwn() {
+    let issues = IssueLog()
+    let store = Store(initialState: Restoring.State()) { Restoring() }
+    store.send(.pushTapped)
+    store.send(.saveTapped)
+    store.send(.pushTapped)
+    let popped = store.scope(state: \.path, action: .path)[1]
+    store.send(.restoreAndPushTapped)
+    let pushed = store.scope(state: \.path, action: .path)[1]
+    #expect(pushed !== popped)
+    #expect(pushed.state.ticks == 100)
+    #expect(popped.state.ticks == 0)
+    withDependencies { $0.issueReporter = issues.reporter } operation: {
+      _ = popped.send(.tick)
+    }
+    #expect(store.state.path[id: 1]?.ticks == 100)
+    #expect(issues.messages.value.count == 1)
   }
 
   @Test func aPopTheParentMadeItselfIsNoIssue() async {

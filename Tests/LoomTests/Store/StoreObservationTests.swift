@@ -253,6 +253,17 @@ struct StoreObservationTests {
     #expect(idle.changes == 1)
   }
 
+  /// A reader of whether a case is there is told when that case comes or goes, not when an enum
+  /// inside its payload changes case. (It was: the watch compared the nested cases too.)
+  @Test func aReaderOfACaseIsNotToldOfACaseChangeInsideItsPayload() {
+    let store = Store(initialState: Loading.State.loaded(.idle)) { Loading() }
+    let loaded = Reader { _ = store.scope(state: .loaded, action: .loaded) }
+    store.send(.setState(.loaded(.busy(1))))
+    #expect(loaded.changes == 0)
+    store.send(.setState(.failed))
+    #expect(loaded.changes == 1)
+  }
+
   @Test func aComputedCollectionIsComparedByValue() {
     let store = Store(initialState: Board.State(rows: 4)) { Board() }
     let even = Reader { _ = store.evenRows }
@@ -567,6 +578,26 @@ extension CasePath where Root == Phased.Phase, Value == Void {
 }
 extension CasePath where Root == Phased.Action {
   fileprivate static var phase: CasePath<Root, Phased.PhaseAction> { .init({ _ in .load }, extract: { _ in nil }) }
+}
+
+/// An enum state whose loaded case holds an enum of its own.
+private struct Loading: Reducer {
+  enum Inner: Equatable, Sendable { case idle, busy(Int) }
+  enum State: Equatable, Sendable { case loaded(Inner), failed }
+  enum Action: Sendable { case setState(State), loaded(Never) }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case .setState(let new) = action { state = new }
+    return .none
+  }
+}
+
+extension CasePath where Root == Loading.State, Value == Loading.Inner {
+  fileprivate static var loaded: Self {
+    Self(Root.loaded) { if case .loaded(let inner) = $0 { inner } else { nil } }
+  }
+}
+extension CasePath where Root == Loading.Action, Value == Never {
+  fileprivate static var loaded: Self { Self(Root.loaded) { _ in nil } }
 }
 
 /// A reference the state holds, to tell whether a watch keeps it.

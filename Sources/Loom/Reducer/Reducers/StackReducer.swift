@@ -76,7 +76,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
       elementEffect = reduceElement(id: id, action: elementAction, in: &state, parentAction: action)
     }
     // In place (through `inout`, so the key path does not copy the stack).
-    let (idsBefore, epochBefore) = Self.snapshot(of: &state[keyPath: toStack])
+    let (idsBefore, tokensBefore) = Self.snapshot(of: &state[keyPath: toStack])
     let parentEffect = parent.reduce(into: &state, action: action)
     switch stackAction {
     case .popFrom(let id)?:
@@ -93,22 +93,22 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     case .element?, nil:
       break
     }
-    let (idsAfter, epochAfter) = Self.snapshot(of: &state[keyPath: toStack])
-    // A stack made anew numbers from 0 again: every element of the old one left.
-    let isAnotherStack = epochAfter != epochBefore
-    guard idsBefore != idsAfter || isAnotherStack else {
-      return .merge(elementEffect, parentEffect)
-    }
-    let remaining = isAnotherStack ? [] : Set(idsAfter)
-    let popped = idsBefore.lazy.filter { !remaining.contains($0) }.map {
-      StackScopeID(epoch: epochBefore, element: $0)
+    let tokensAfter = state[keyPath: toStack].tokens
+    // Elements are told apart by their tokens: an id names an element in one stack's history
+    // only (a stack made anew, or a copy put back, gives an id again).
+    guard tokensBefore != tokensAfter else { return .merge(elementEffect, parentEffect) }
+    let remaining = Set(tokensAfter)
+    let popped = zip(idsBefore, tokensBefore).lazy.filter { !remaining.contains($0.1) }.map {
+      StackScopeID(element: $0.0, token: $0.1)
     }
     return .merge(elementEffect, parentEffect, ._cancelElements(popped, at: toStack))
   }
 
   @inlinable
-  static func snapshot(of stack: inout StackState<Element.State>) -> ([StackElementID], UInt64) {
-    (stack.ids, stack.epoch)
+  static func snapshot(
+    of stack: inout StackState<Element.State>
+  ) -> ([StackElementID], [UInt64]) {
+    (stack.ids, stack.tokens)
   }
 
   @inlinable @inline(__always)
@@ -117,8 +117,8 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     parentAction: Parent.Action
   ) -> Effect<Parent.Action> {
     guard
-      let effect = state[keyPath: toStack].components._update(id: id, {
-        $0._modifyIfPresent({ element.reduce(into: &$0.element, action: elementAction) })
+      let (effect, token) = state[keyPath: toStack]._update(id: id, {
+        element.reduce(into: &$0, action: elementAction)
       })
     else {
       _report("an action for an element it does not hold (id: \(id))", action: parentAction)
@@ -126,8 +126,8 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     }
     if effect.isNone { return .none }
     let embed = toStackAction._embed
-    // Named with the stack's epoch: a stack made anew holds an element `id` that is not this one.
-    let scope = StackScopeID(epoch: state[keyPath: toStack].epoch, element: id)
+    // Named with the element's token: another stack may hold an element `id` that is not this.
+    let scope = StackScopeID(element: id, token: token)
     return Effect._lift(
       effect, embed: { embed(.element(id: id, action: $0)) }, at: toStack, id: scope
     )
