@@ -4,7 +4,9 @@ import Loom
 /// Per-type notification preferences: which types are announced as banners, beside the
 /// operating system's authorization. Changes are saved optimistically and rolled back if saving
 /// fails, one write at a time so that the last choice is the one saved. Alerts cannot be turned
-/// off.
+/// off. A change made while `onAppear` reads the saved choices is shown at once and applied on
+/// top of them when they arrive, then saved: it neither replaces the other saved choices nor
+/// is undone by them.
 ///
 /// ```swift
 /// store.send(.preferences(.typeToggled(.ping, isOn: false)))
@@ -23,6 +25,9 @@ public struct NotificationPreferencesFeature: Reducer {
     /// The id of the last change. Once there is one, the muted set here is newer than any saved
     /// one still being loaded, so a late load leaves it alone.
     public var lastSaveID = 0
+    /// While `onAppear` reads the saved choices: the changes made meanwhile (on or off, by type),
+    /// applied on top of what is read and saved then; `nil` once read (or when not reading).
+    public var changedWhileLoading: [NotificationType: Bool]?
 
     public init(muted: Set<NotificationType> = []) {
       self.muted = muted
@@ -57,19 +62,18 @@ public struct NotificationPreferencesFeature: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .onAppear:
+      if state.changedWhileLoading == nil { state.changedWhileLoading = [:] }
       return .run { [settings, push] send in
         let muted = await Self.loadMuted(from: settings)
         await send(.loaded(muted: muted, authorization: await push.authorizationStatus()))
       }
 
     case .loaded(let muted, let authorization):
-      apply(loaded: muted, to: &state)
       state.authorization = authorization
-      return .none
+      return apply(loaded: muted, to: &state)
 
     case .mutedLoaded(let muted):
-      apply(loaded: muted, to: &state)
-      return .none
+      return apply(loaded: muted, to: &state)
 
     case .typeToggled(let type, let isOn):
       guard State.canTurnOff(type) || isOn else {
@@ -81,6 +85,12 @@ public struct NotificationPreferencesFeature: Reducer {
       state.error = nil
       let previous = state.muted
       if isOn { state.muted.remove(type) } else { state.muted.insert(type) }
+      if state.changedWhileLoading != nil {
+        // Saved once the saved choices are read, on top of them (a save now would replace
+        // them, and the read could return it).
+        state.changedWhileLoading?[type] = isOn
+        return .none
+      }
       state.lastSaveID += 1
       let isWriting = !state.pendingSaves.isEmpty
       state.pendingSaves[state.lastSaveID] = previous
@@ -134,11 +144,30 @@ public struct NotificationPreferencesFeature: Reducer {
     }
   }
 
-  /// Takes the saved muted types, unless the person has changed them since: then what is here is
-  /// newer, and is what is being saved.
-  func apply(loaded muted: Set<NotificationType>?, to state: inout State) {
-    guard let muted, state.lastSaveID == 0 else { return }
-    state.muted = muted.filter(State.canTurnOff)
+  /// Takes the saved muted types. Changes made while they were read go on top of them, and the
+  /// result is saved (rolled back to what was read if saving fails). Outside a read, a late one
+  /// is left alone once the person has changed something: what is here is newer, and is what is
+  /// being saved.
+  func apply(loaded muted: Set<NotificationType>?, to state: inout State) -> Effect<Action> {
+    guard let changes = state.changedWhileLoading else {
+      guard let muted, state.lastSaveID == 0 else { return .none }
+      state.muted = muted.filter(State.canTurnOff)
+      return .none
+    }
+    state.changedWhileLoading = nil
+    let saved: Set<NotificationType> = muted?.filter(State.canTurnOff) ?? []
+    guard !changes.isEmpty else {
+      if muted != nil, state.lastSaveID == 0 { state.muted = saved }
+      return .none
+    }
+    state.muted = saved
+    for (type, isOn) in changes {
+      if isOn { state.muted.remove(type) } else { state.muted.insert(type) }
+    }
+    state.lastSaveID += 1
+    let isWriting = !state.pendingSaves.isEmpty
+    state.pendingSaves[state.lastSaveID] = saved
+    return isWriting ? .none : save(state)
   }
 
   /// The saved muted types, or `nil` if there are none or they cannot be read. Runs on the
