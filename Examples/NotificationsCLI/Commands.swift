@@ -57,7 +57,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     await session.send(.loadNotification(id))
     try session.failIfError(id: id)
     guard let notification = session.feature.shown[id: id] else {
-      throw .failed("No notification with id \(id).")
+      throw .failed("No notification with id \(Renderer.id(id)).")
     }
     return arguments.flags.contains("--json")
       ? Renderer.json(notification) : renderer.detail(notification)
@@ -137,7 +137,7 @@ func run(_ arguments: Arguments, session: Session, renderer: Renderer) async thr
     case .nothingToOpen?:
       return "Marked \(id) read; it has nothing to open."
     case .notFound?, nil:
-      throw .failed("No notification with id \(id).")
+      throw .failed("No notification with id \(Renderer.id(id)).")
     }
 
   case "open":

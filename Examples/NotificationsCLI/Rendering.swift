@@ -27,6 +27,15 @@ struct Renderer {
   }
 
   /// `items` joined with commas, the first `limit` of them and how many more.
+  /// An id as a message names it: as it is, or quoted when a reader could not see where it
+  /// begins or ends (empty, blank, or with spaces at an end).
+  static func id(_ id: String) -> String {
+    let isPlain =
+      !id.isEmpty && id.first?.isWhitespace == false && id.last?.isWhitespace == false
+      && !id.contains(where: { $0.isNewline || $0 == "\"" })
+    return isPlain ? id : String(reflecting: id)
+  }
+
   static func list(_ items: [String], limit: Int) -> String {
     guard items.count > limit else { return items.joined(separator: ", ") }
     return items.prefix(limit).joined(separator: ", ") + " and \(items.count - limit) more"

@@ -153,7 +153,9 @@ final class Session {
   /// is named by `id` when the command acted on one.
   func failIfError(id: String? = nil) throws(CLIError) {
     guard let error = feature.error else { return }
-    if let id, error == .notFound { throw .failed("No notification with id \(id).") }
+    if let id, error == .notFound {
+      throw .failed("No notification with id \(Renderer.id(id)).")
+    }
     throw .failed(describe(error))
   }
 

@@ -433,6 +433,19 @@ struct CLITests {
     }
   }
 
+  /// An id a reader cannot see (blank, or with spaces at its ends) is quoted. (`delete ' '`
+  /// said "No notification with id  .")
+  @Test func anUnknownIDThatIsBlankIsQuoted() async throws {
+    let cli = try CLI()
+    defer { cli.remove() }
+    _ = try await cli("seed", "--count", "1")
+    let blank = try await cli("delete", " ")
+    #expect(blank.status == 1)
+    #expect(blank.error == "error: No notification with id \" \".\n")
+    let padded = try await cli("read", "n1 ")
+    #expect(padded.error == "error: No notification with id \"n1 \".\n")
+  }
+
   @Test func aMalformedPushPrintsTheParseErrorAndFails() async throws {
     let cli = try CLI()
     defer { cli.remove() }
