@@ -66,6 +66,7 @@ extension Store {
     guard toCase.extract(from: state) != nil else {
       // Told when any case, at any depth, changes: which one would be this case is unknown.
       observation.access(observation.watch(CaseKey(depth: nil)) { CaseIdentity($0) })
+      endCaseStores(awayFrom: state)
       return nil
     }
     let scope = CaseScope(state, payload: ChildState.self)
@@ -192,6 +193,20 @@ extension Store {
           return stack.token(of: id).map { $0 != token } ?? false
         },
         isFoundByID: true)
+    }
+  }
+
+  /// Ends the cached stores of the cases `state` is not in (this case, which is not there, may be
+  /// one of them: which is not known without its labels), so that a case that comes back gets a
+  /// store of its own.
+  private func endCaseStores(awayFrom state: State) {
+    let labels = CaseIdentity(state).labels
+    for (key, entry) in scopedStores.stores {
+      guard let scope = key.path.base as? CaseScope, !labels.starts(with: scope.labels) else {
+        continue
+      }
+      (entry.store as? any PartStore)?.endPart()
+      scopedStores.remove(key)
     }
   }
 
@@ -458,6 +473,27 @@ final class PartCore<ParentState, ParentAction: Sendable, State, Action: Sendabl
     ScopedCore<PartCore, ChildState, ChildAction>(root: self, toState: state, embed: childEmbed)
   }
 }
+
+/// A store whose part may leave (a part store), seen without its types.
+@MainActor
+protocol PartStore: AnyObject {
+  /// Ends the store: its part has left.
+  func endPart()
+}
+
+extension Store: PartStore {
+  func endPart() {
+    (core as? any PartEnding)?.end()
+  }
+}
+
+/// The core of a part store, seen without its types.
+@MainActor
+protocol PartEnding: AnyObject {
+  func end()
+}
+
+extension PartCore: PartEnding {}
 
 /// A store of an identified state is identified by its state's id, so SwiftUI's `ForEach` and
 /// `sheet(item:)` take row stores and presented stores as they are (on the main actor: the

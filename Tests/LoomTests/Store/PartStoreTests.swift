@@ -48,6 +48,27 @@ struct PartStoreTests {
     #expect(b !== a)
   }
 
+  /// A case store ends when its case is scoped while the state is another case: the case, when
+  /// it comes back, gets a store of its own, and the ended one does not read it. (The case
+  /// store was kept, and read the case that came back.)
+  @Test func aCaseScopedWhileAnotherIsThereGetsAStoreOfItsOwnWhenItComesBack() {
+    let store = Store(initialState: Host.State()) { Host() }
+    store.send(.presentA)
+    let destination = store.scope(state: \.destination, action: .destination)
+    let a = destination?.scope(state: .a, action: .a)
+    #expect(a?.state.ticks == 0)
+    store.send(.destination(.presented(.a(.tick))))
+    store.send(.presentB)
+    #expect(destination?.scope(state: .a, action: .a) == nil)
+    store.send(.presentA)
+    let again = store.scope(state: \.destination, action: .destination)?.scope(
+      state: .a, action: .a)
+    #expect(again != nil && again !== a)
+    #expect(again?.state.ticks == 0)
+    // The ended store reads its own case as it was last there.
+    #expect(a?.state.ticks == 1)
+  }
+
   @Test func eachRowHasAStoreOfItsOwnForAsLongAsItIsThere() {
     let events = Locked<[String]>([])
     var state = Rows.State()
