@@ -121,3 +121,91 @@ struct IdleDetectionTests {
     await store.finish()
   }
 }
+
+/// Only the waits of an effect's own task tell that it waits on the test: a task it started (a
+/// task group's child) may wait on a test clock while the effect's own task works. (A race of a
+/// fetch against a test clock's timeout failed at once: "every effect in flight is waiting on a
+/// test clock".)
+@MainActor
+struct IdleDetectionOfChildTasksTests {
+  struct Racer: Reducer {
+    struct State: Equatable { var results: [String] = [] }
+    enum Action: Sendable, Equatable { case fetch, fetched(String) }
+    let clock: TestClock
+    let fetch: @Sendable () async throws -> String
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .fetch:
+        return .run { [clock, fetch] send in
+          let result = try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask { try await fetch() }
+            group.addTask {
+              try await clock.sleep(for: .seconds(10))
+              return "timed out"
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            return first
+          }
+          await send(.fetched(result))
+        }
+      case .fetched(let result):
+        state.results.append(result)
+        return .none
+      }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aFetchRacingATestClockTimeoutIsReceived() async {
+    let store = TestStore(initialState: Racer.State()) {
+      Racer(clock: TestClock()) {
+        try await Task.sleep(for: .milliseconds(100))  // work off the main actor
+        return "answer"
+      }
+    }
+    await store.send(.fetch)
+    await store.receive(.fetched("answer")) { $0.results = ["answer"] }
+  }
+
+  struct Subscriber: Reducer {
+    struct State: Equatable {}
+    enum Action: Sendable, Equatable { case listen, stop, heard(Int) }
+    enum CancelID { case listening }
+    let updates: @Sendable () -> AsyncStream<Int>
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .listen:
+        return .run { [updates] send in
+          for await value in updates() { await send(.heard(value)) }
+        }
+        .cancellable(id: CancelID.listening)
+      case .stop:
+        return .cancel(id: CancelID.listening)
+      case .heard:
+        return .none
+      }
+    }
+  }
+
+  /// A client that relays a test stream from a task of its own: cancelled, the effect ends, and
+  /// `finish()` waits for it. (It failed at once: the relay's wait on the test stream made the
+  /// effect look idle.)
+  @Test(.timeLimit(.minutes(1)))
+  func finishWaitsForACancelledEffectWhoseClientRelaysATestStream() async {
+    let source = TestStream<Int>()
+    let store = TestStore(initialState: Subscriber.State()) {
+      Subscriber {
+        AsyncStream { continuation in
+          Task { for await value in source.stream { continuation.yield(value) } }
+        }
+      }
+    }
+    await store.send(.listen)
+    await store.send(.stop)
+    await store.finish()
+    source.finish()
+  }
+}

@@ -354,3 +354,40 @@ struct TestStoreFailureTests {
     #expect(log.messages.first?.hasPrefix("A state change does not match expectation") == true)
   }
 }
+
+/// A key without a test value gives its preview value in a test (after failing it, naming the
+/// key), as TCA does: a key with a preview runs no live code in a test. (It gave the live one.)
+@MainActor
+struct PreviewFallbackTests {
+  struct Greeter: Reducer {
+    struct State: Equatable { var greeting = "" }
+    enum Action: Sendable, Equatable { case greet }
+    @Dependency(\.greeting) var greeting
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      state.greeting = greeting
+      return .none
+    }
+  }
+
+  @Test func aKeyWithoutATestValueGivesItsPreviewValueInATest() async {
+    let log = FailureLog()
+    let store = TestStore(initialState: Greeter.State()) { Greeter() }
+    store.failureReporter = log.reporter
+    await store.send(.greet) { $0.greeting = "preview" }
+    #expect(log.messages.count == 1)
+    #expect(log.messages.first?.contains("@Dependency(GreetingKey) has no test value") == true)
+  }
+}
+
+private enum GreetingKey: DependencyKey {
+  static let liveValue = "live"
+  static let previewValue = "preview"
+}
+
+extension DependencyValues {
+  fileprivate var greeting: String {
+    get { self[GreetingKey.self] }
+    set { self[GreetingKey.self] = newValue }
+  }
+}

@@ -72,7 +72,7 @@ public final class TestClock: Clock, Sendable {
     until deadline: Instant, isolation: isolated (any Actor)? = #isolation
   ) async throws {
     try Task.checkCancellation()
-    let observer = Suspension.observer
+    let observer = Suspension.current
     // A deadline of now (`sleep(for: .zero)`) waits for the next `advance`, as swift-clocks'
     // TestClock does; only a deadline already passed returns at once.
     let id = state.withLock { state -> Int? in
@@ -185,10 +185,34 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Advances to the last scheduled deadline, including sleepers scheduled while running,
-  /// until no sleeper is left.
+  /// until no sleeper is left, the calling task is cancelled, or `maximumSteps` advances have
+  /// not emptied the clock: then something sleeps again each time it wakes (a timer), and the
+  /// run stops and reports it, rather than never return.
+  ///
+  /// ```swift
+  /// store.send(.refreshTapped)   // sleeps 1 s, then 2 s
+  /// await clock.run()            // both have passed
+  /// ```
   @MainActor
-  public func run() async {
-    while let last = state.withLock({ $0.sleepers.values.map(\.deadline).max() }) {
+  public func run(
+    maximumSteps: Int = 100_000,
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) async {
+    var steps = 0
+    while !Task.isCancelled, let last = state.withLock({ $0.sleepers.values.map(\.deadline).max() })
+    {
+      guard steps < maximumSteps else {
+        reportIssue(
+          """
+          TestClock.run() advanced \(maximumSteps) times and something still sleeps: an effect \
+          sleeps again each time it wakes (a timer). Cancel it first, or advance by a duration.
+          """, fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
+      steps += 1
       await advance(to: last)
     }
   }

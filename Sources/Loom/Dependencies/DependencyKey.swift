@@ -21,7 +21,9 @@ public protocol DependencyKey: SendableMetatype {
   static var previewValue: Value { get }
 
   /// The value used in tests. Unless the key declares one, using the dependency in a test
-  /// reports a failure naming the key, then falls back to the live value.
+  /// reports a failure naming the key, then falls back to the preview value (which is the live
+  /// value unless the key declares one), as TCA does: a key with a preview runs no live code in
+  /// a test.
   static var testValue: Value { get }
 }
 
@@ -37,6 +39,6 @@ extension DependencyKey {
       """,
       at: CodeLocation(fileID: "\(Self.self)", filePath: "\(Self.self)", line: 0, column: 0)
     )
-    return liveValue
+    return previewValue
   }
 }

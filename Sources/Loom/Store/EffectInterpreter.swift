@@ -170,10 +170,18 @@ struct EffectInterpreter<R: Reducer> {
     let send = Send<Action> { [weak core] in
       core?.receive($0, group: sendGroup, origin: origin, effectID: id)
     }
+    // The task inherits the task-locals bound here; binding one costs a push and a copy into
+    // every task. Inside a send the current dependencies already are the store's (the send bound
+    // them, or both are the process default), so only an override is bound. The suspension
+    // observer is read only by test doubles for a test store: it is bound when a test store
+    // watches this store, or to replace the observer of another effect this task would inherit.
+    let observes = tracksProvenance || Suspension.hasObserver
     // Starts running at once, on the main actor, until its first suspension.
     func makeTask() -> Task<Void, Never> {
       Task.immediate(priority: run.priority) { @MainActor [weak core] in
         if tracksProvenance { registry.markStarted(id) }
+        // Only this task's waits tell that the effect waits on the test (see `Suspension`).
+        if observes { Suspension.claimCurrentTask() }
         do {
           try await run.operation(send)
         } catch is CancellationError {
@@ -189,12 +197,6 @@ struct EffectInterpreter<R: Reducer> {
         if let core { core.effectFinished(id) } else { registry.complete(id) }
       }
     }
-    // The task inherits the task-locals bound here; binding one costs a push and a copy into
-    // every task. Inside a send the current dependencies already are the store's (the send bound
-    // them, or both are the process default), so only an override is bound. The suspension
-    // observer is read only by test doubles for a test store: it is bound when a test store
-    // watches this store, or to replace the observer of another effect this task would inherit.
-    let observes = tracksProvenance || Suspension.hasObserver
     let task: Task<Void, Never>
     switch (override, observes) {
     case (nil, false):

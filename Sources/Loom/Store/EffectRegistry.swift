@@ -361,6 +361,16 @@ final class EffectRegistry<Action: Sendable>: Sendable {
 
   // MARK: Observing
 
+  /// Whether the effect `id` is still in flight (`nil` when it is not), and whether it was
+  /// cancelled.
+  @usableFromInline
+  func isCancelledIfInFlight(_ id: UInt64) -> Bool? {
+    state.withLock { state in
+      guard let index = state.entries.index(forKey: id) else { return nil }
+      return state.entries.values[index].isCancelled
+    }
+  }
+
   /// Whether the effect `id` is still in flight.
   @usableFromInline
   func isInFlight(_ id: UInt64) -> Bool {
@@ -583,6 +593,9 @@ struct EffectBook: Sendable {
 final class EffectHandle<Action: Sendable>: SuspensionObserver {
   let id: UInt64
   let registry: EffectRegistry<Action>
+  /// The hash of the effect's own task, once it has claimed the handle (0 until then: every task
+  /// counts).
+  let task = Atomic<Int>(0)
 
   @usableFromInline
   init(id: UInt64, registry: EffectRegistry<Action>) {
@@ -598,6 +611,21 @@ final class EffectHandle<Action: Sendable>: SuspensionObserver {
   @usableFromInline
   func didResume() {
     registry.suspensionChanged(id, by: -1)
+  }
+
+  /// Makes the current task the effect's own: only its waits count from now on.
+  @usableFromInline
+  func claimCurrentTask() {
+    withUnsafeCurrentTask { current in
+      if let current { task.store(current.hashValue, ordering: .relaxed) }
+    }
+  }
+
+  @usableFromInline
+  var isCurrentTaskTheEffects: Bool {
+    let claimed = task.load(ordering: .relaxed)
+    guard claimed != 0 else { return true }
+    return withUnsafeCurrentTask { $0?.hashValue } == claimed
   }
 
   @usableFromInline

@@ -540,10 +540,13 @@ final class RootCore<R: Reducer>: StoreCore, RootStoreCore, Observable {
   func receive(
     _ action: Action, group: EffectGroup, origin: EffectOrigin<Action>, effectID: UInt64
   ) {
-    guard registry.isInFlight(effectID) else {
+    guard let isCancelled = registry.isCancelledIfInFlight(effectID) else {
       reportSendAfterFinish(action, origin: origin)
       return
     }
+    // A cancelled effect sends nothing, from whichever task it sends (its own checks that it
+    // was cancelled, one it started, which was not, does not).
+    if isCancelled { return }
     // The origin matters only to a test store, which tracks provenance, and to the runtime
     // issues of a debug build.
     let origin = storage.pointee.keepsOrigins ? origin : nil

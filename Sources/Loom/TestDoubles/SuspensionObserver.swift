@@ -15,6 +15,18 @@ package protocol SuspensionObserver: AnyObject, Sendable {
   func didResume()
   /// Whether the effect is suspended on something only the test moves again, or has finished.
   var isSettled: Bool { get }
+  /// Whether the current task is the effect's own. A task the effect started (a task group's
+  /// child, a `Task`) inherits the observer, but its waits do not count: while it waits on the
+  /// test, the effect's own task may be working (racing a fetch against a test clock's timeout).
+  var isCurrentTaskTheEffects: Bool { get }
+  /// Makes the current task the effect's own (called by the effect's task as it starts).
+  func claimCurrentTask()
+}
+
+extension SuspensionObserver {
+  /// Every task counts as the effect's.
+  package var isCurrentTaskTheEffects: Bool { true }
+  package func claimCurrentTask() {}
 }
 
 /// What an effect waits on when only the test can wake it.
@@ -41,6 +53,20 @@ package enum Suspension {
 
   /// Runs `operation` with `observer` as the current task's observer (for inlinable callers,
   /// which cannot name the task-local's projection).
+  /// The observer of the current task's suspensions: the effect's, if this is the effect's own
+  /// task (see ``SuspensionObserver/isCurrentTaskTheEffects``).
+  package static var current: (any SuspensionObserver)? {
+    guard let observer, observer.isCurrentTaskTheEffects else { return nil }
+    return observer
+  }
+
+  /// Makes the current task the effect's own, for the observer it inherited (for inlinable
+  /// callers).
+  @usableFromInline
+  package static func claimCurrentTask() {
+    observer?.claimCurrentTask()
+  }
+
   /// Whether the current task has an observer.
   @usableFromInline
   package static var hasObserver: Bool { observer != nil }

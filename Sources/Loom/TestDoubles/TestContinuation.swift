@@ -42,7 +42,7 @@ public final class TestContinuation<Value: Sendable>: Sendable {
   /// with, or `CancellationError` if the waiting task is cancelled first.
   public var value: Value {
     get async throws {
-      let observer = Suspension.observer
+      let observer = Suspension.current
       let id = state.withLock { state in
         state.nextWaiter += 1
         return state.nextWaiter

@@ -88,7 +88,7 @@ public final class TestStream<Element: Sendable>: Sendable {
 
   /// The next value, `nil` at the end, or the error the stream was finished with.
   private func next() async -> Result<Element, any Error>? {
-    let observer = Suspension.observer
+    let observer = Suspension.current
     let id = state.withLock { state in
       state.nextWaiter += 1
       return state.nextWaiter

@@ -100,3 +100,59 @@ final class SuspensionRecorder: SuspensionObserver {
 
   var isSettled: Bool { true }
 }
+
+/// `run()` with a timer running stops after its steps and says why (it never returned), and
+/// stops when its task is cancelled.
+@MainActor
+struct TestClockRunTests {
+  struct Ticking: Reducer {
+    struct State: Equatable { var ticks = 0 }
+    enum Action: Sendable, Equatable { case start, tick }
+    let clock: TestClock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .run { [clock] send in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await send(.tick)
+          }
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func runWithATimerStopsAfterItsStepsAndSaysWhy() async {
+    let clock = TestClock()
+    let issues = IssueLog()
+    let store = Store(initialState: Ticking.State()) { Ticking(clock: clock) }
+    let timer = store.send(.start)
+    await withDependencies { $0.issueReporter = issues.reporter } operation: {
+      await clock.run(maximumSteps: 10)
+    }
+    #expect(store.state.ticks == 10)
+    #expect(issues.messages.value.count == 1)
+    #expect(issues.messages.value.first?.contains("advanced 10 times") == true)
+    timer.cancel()
+    await timer.finish()
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func runStopsWhenItsTaskIsCancelled() async {
+    let clock = TestClock()
+    let store = Store(initialState: Ticking.State()) { Ticking(clock: clock) }
+    let timer = store.send(.start)
+    let runner = Task { @MainActor in await clock.run() }
+    while store.state.ticks < 3 { await Task.yield() }
+    runner.cancel()
+    await runner.value
+    #expect(store.state.ticks < 100_000)
+    timer.cancel()
+    await timer.finish()
+  }
+}

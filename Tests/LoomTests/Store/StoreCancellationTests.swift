@@ -185,3 +185,52 @@ struct StoreCancellationTests {
     #expect(events.value == ["cancelled 1"])
   }
 }
+
+/// A cancelled effect sends nothing, even from a task it started: that task was not cancelled,
+/// so its `send` went through while the effect's own task, which ignores cancellation, had not
+/// ended yet.
+@MainActor
+struct CancelledEffectSendTests {
+  struct Feature: Reducer {
+    struct State: Equatable { var log: [String] = [] }
+    enum Action: Sendable, Equatable { case start, stop, sent }
+    enum CancelID { case work }
+    let gate: AsyncStream<Void>
+    let hold: LockedState<CheckedContinuation<Void, Never>?>
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .run { [gate, hold] send in
+          Task {
+            for await _ in gate { break }
+            await send(.sent)
+          }
+          // Waits for the test, cancelled or not.
+          await withCheckedContinuation { continuation in hold.withLock { $0 = continuation } }
+        }
+        .cancellable(id: CancelID.work)
+      case .stop:
+        return .cancel(id: CancelID.work)
+      case .sent:
+        state.log.append("sent")
+        return .none
+      }
+    }
+  }
+
+  @Test func aTaskACancelledEffectStartedSendsNothing() async {
+    let (gate, opening) = AsyncStream<Void>.makeStream()
+    let hold = LockedState<CheckedContinuation<Void, Never>?>(nil)
+    let store = Store(initialState: Feature.State()) { Feature(gate: gate, hold: hold) }
+    let task = store.send(.start)
+    store.send(.stop)
+    opening.yield()
+    // The started task sends within a few turns of the main actor.
+    for _ in 0..<200 { await Task.yield() }
+    try? await Task.sleep(for: .milliseconds(50))
+    #expect(store.state.log == [])
+    hold.withLock { $0?.resume(); $0 = nil }
+    await task.finish()
+  }
+}
