@@ -325,8 +325,8 @@ struct TestStoreFailureTests {
         The store reported a runtime issue: An effect returned for the action below threw an \
         error it did not catch:
 
-          failing
-        """) == true)
+          .failing
+        """) == true, "\(log.messages)")
   }
 
   @Test func aDependencyWithoutATestValueFailsNamingIt() async {

@@ -39,3 +39,11 @@
 public func loomDump<T>(_ value: T, maxDepth: Int = .max) -> String {
   DumpNode(reflecting: value, maxDepth: maxDepth).lines().joined(separator: "\n")
 }
+
+/// `loomDump(value)` on one line, as messages name actions: `.child(.tapped)`.
+func oneLineDump<T>(_ value: T) -> String {
+  loomDump(value)
+    .split(separator: "\n")
+    .map { $0.drop(while: { $0 == " " }) }
+    .joined(separator: " ")
+}

@@ -227,7 +227,7 @@ struct EffectInterpreter<R: Reducer> {
       """
       An effect returned for the action below threw an error it did not catch:
 
-        \(action)
+        \(oneLineDump(action))
 
       Error: \(error)
 
