@@ -190,8 +190,8 @@ public final class TestClock: Clock, Sendable {
   /// run stops and reports it, rather than never return.
   ///
   /// ```swift
-  /// store.send(.refreshTapped)   // sleeps 1 s, then 2 s
-  /// await clock.run()            // both have passed
+  /// await store.send(.remindMeTapped)
+  /// await clock.run()   // every sleep has passed
   /// ```
   @MainActor
   public func run(

@@ -57,6 +57,19 @@ enum ClockDocs {
   }
 
   @MainActor
+  @Test static func runPassesEverySleep() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Feature.State()) { Feature() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    // snippet: TestClock.run
+    await store.send(.remindMeTapped)
+    await clock.run()   // every sleep has passed
+    // snippet: end
+    await store.receive(.reminder)
+  }
+
+  @MainActor
   @Test static func anImmediateClockEndsEverySleepAtOnce() async {
     // snippet: ImmediateClock
     let store = TestStore(initialState: Feature.State()) { Feature() } withDependencies: {
