@@ -29,7 +29,8 @@ extension TestStore {
     let callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     var deadline = ContinuousClock.now + (timeout ?? self.timeout)
     var hasExtendedForCancelledEffects = false
-    while hooks.inFlightEffectCount > 0 {
+    // An open throttle window sends nothing: only effects that may are waited for.
+    while hooks.inFlightWorkCount > 0 {
       switch await awaitProgress(until: deadline) {
       case .activity, .noEffects:
         continue
@@ -50,7 +51,7 @@ extension TestStore {
           at: callSite)
         reportUnassertedActions(at: callSite)
         return
-      case .timedOut where hooks.inFlightEffectCount == 0:
+      case .timedOut where hooks.inFlightWorkCount == 0:
         // They finished just as the wait ran out.
         break
       case .timedOut:

@@ -275,7 +275,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   @inlinable
   func awaitProgress(until deadline: ContinuousClock.Instant) async -> Progress {
     let generation = monitor.generation
-    if hooks.inFlightEffectCount == 0 { return .noEffects }
+    if hooks.inFlightWorkCount == 0 { return .noEffects }
     if hooks.isIdle { return .idle }
     let remaining = deadline - ContinuousClock.now
     guard remaining > .zero, await monitor.wait(after: generation, timeout: remaining) else {

@@ -89,7 +89,8 @@ final class TestStoreLedger<State, Action: Sendable>: Sendable {
     if !entries.unreceived.isEmpty {
       fail(Self.unreceivedActionsMessage(entries.unreceived, when: "by the end of the test"), at: creation)
     }
-    let running = hooks.effectsInFlight.filter { !$0.isCancelled }
+    // An open throttle window sends nothing (what it holds back is listed on its own).
+    let running = hooks.effectsInFlight.filter { !$0.isCancelled && !$0.isThrottleWindow }
     var sends: [ObjectIdentifier] = []
     var effectsBySend: [ObjectIdentifier: [InFlightEffect<Action>]] = [:]
     for effect in running {

@@ -85,6 +85,7 @@ final class EffectRegistry<Action: Sendable>: Sendable {
         entry.isCancelled = true
       }
       if kind == .sequence { state.sequenceCount += 1 }
+      if kind == .throttleWindow { state.windowCount += 1 }
       if !entry.isCancelled, !path.components.isEmpty {
         state.uncancelledPaths[id] = path
         if let checked = path.checkedPrefix { state.endingPaths[id] = checked }
@@ -143,6 +144,7 @@ final class EffectRegistry<Action: Sendable>: Sendable {
       if entry?.path.components.isEmpty == false { state.forgetPath(of: id) }
       if let keys = entry?.keys, !keys.isEmpty { state.removeKeys(keys, id: id) }
       if entry?.kind == .sequence { state.sequenceCount -= 1 }
+      if entry?.kind == .throttleWindow { state.windowCount -= 1 }
       return state.activityHandler
     }
     var emptied: EffectGroup?
@@ -383,6 +385,12 @@ final class EffectRegistry<Action: Sendable>: Sendable {
     state.withLock { $0.entries.count }
   }
 
+  /// The number of effects in flight that may still send something: all but open throttle
+  /// windows, which only hold back (an effect held back is an entry of its own).
+  var workCount: Int {
+    state.withLock { $0.entries.count - $0.windowCount }
+  }
+
   /// Where the in-flight effects came from, oldest first. A sequence is not listed: it is the
   /// effects of its running step, which are.
   var inFlight: [InFlightEffect<Action>] {
@@ -393,7 +401,8 @@ final class EffectRegistry<Action: Sendable>: Sendable {
         }
         return InFlightEffect(
           origin: origin, waitingOn: entry.suspensions > 0 ? entry.waitingOn : nil,
-          isCancelled: entry.isCancelled, sendID: ObjectIdentifier(entry.group.root))
+          isCancelled: entry.isCancelled, sendID: ObjectIdentifier(entry.group.root),
+          isThrottleWindow: entry.kind == .throttleWindow)
       }
     }
   }
@@ -539,6 +548,8 @@ struct EffectBook: Sendable {
   let endingChildEffects: EffectCount
   /// The number of sequences in `entries`: while there are none, a cancel has no steps to reach.
   var sequenceCount = 0
+  /// The number of open throttle windows in `entries`.
+  var windowCount = 0
 
   /// Marks an entry cancelled and returns its task to cancel outside the lock.
   mutating func markCancelled(_ id: UInt64) -> Task<Void, Never>? {

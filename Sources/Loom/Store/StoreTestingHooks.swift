@@ -23,6 +23,9 @@ package protocol StoreTestingHooks<State, Action>: AnyObject, Sendable {
   nonisolated var effectsInFlight: [InFlightEffect<Action>] { get }
   /// The number of effects in flight.
   nonisolated var inFlightEffectCount: Int { get }
+  /// The number of effects in flight that may still send something: all but open throttle
+  /// windows, which only hold back (what one holds back is an effect of its own).
+  nonisolated var inFlightWorkCount: Int { get }
   /// Whether no effect in flight can make progress until the test acts (advances a test clock,
   /// yields to a test stream, resumes a test continuation).
   nonisolated var isIdle: Bool { get }
@@ -43,6 +46,8 @@ extension RootCore: StoreTestingHooks {
   }
 
   @usableFromInline package nonisolated var effectsInFlight: [InFlightEffect<Action>] { registry.inFlight }
+
+  @usableFromInline package nonisolated var inFlightWorkCount: Int { registry.workCount }
 
   @usableFromInline package nonisolated var isIdle: Bool { registry.isIdle }
 
@@ -85,4 +90,7 @@ extension Store {
   /// Identifies the `send` (from outside the store) whose action led to this effect, directly or
   /// through actions effects sent; equal to that send's ``StoreTask/id``.
   package let sendID: ObjectIdentifier
+  /// Whether it is an open throttle window, which sends nothing itself (what it holds back is
+  /// an effect of its own).
+  package let isThrottleWindow: Bool
 }
