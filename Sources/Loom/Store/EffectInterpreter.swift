@@ -336,7 +336,7 @@ struct EffectInterpreter<R: Reducer> {
   /// Ends the entry of a held-back effect the window started or dropped, in this turn.
   @inlinable
   func endHeldBack(_ id: UInt64) {
-    core.registry.endHeld(id)
+    core.registry.cancelHeld([id])
     core.effectFinished(id)
   }
 

@@ -211,18 +211,13 @@ final class EffectRegistry<Action: Sendable>: Sendable {
     return held
   }
 
-  /// Cancels the entries of held-back effects a window dropped: their tasks end, and with them
-  /// the entries, on the main actor.
-  private func cancelHeld(_ ids: [UInt64]) {
+  /// Cancels the entries of held-back effects a window dropped, or started: their tasks, which
+  /// only wait to be cancelled, end, and with them the entries, on the main actor (unless the
+  /// caller completes an entry at once).
+  @usableFromInline
+  func cancelHeld(_ ids: [UInt64]) {
     let tasks = state.withLock { state in ids.compactMap { state.markCancelled($0) } }
     for task in tasks { task.cancel() }
-  }
-
-  /// Ends the entry of a held-back effect on the main actor's behalf: marks it cancelled and
-  /// cancels its task, which then ends with nothing left to do. The caller completes the entry.
-  @usableFromInline
-  func endHeld(_ id: UInt64) {
-    cancelHeld([id])
   }
 
   /// Records the registry's id of the effect of the throttle window open for `key`.
@@ -371,13 +366,6 @@ final class EffectRegistry<Action: Sendable>: Sendable {
       guard let index = state.entries.index(forKey: id) else { return nil }
       return state.entries.values[index].isCancelled
     }
-  }
-
-  /// Whether the effect `id` is still in flight.
-  @usableFromInline
-  func isInFlight(_ id: UInt64) -> Bool {
-    // `entries[id] != nil` copied the entry out to compare it.
-    state.withLock { $0.entries.index(forKey: id) != nil }
   }
 
   /// The number of effects in flight.

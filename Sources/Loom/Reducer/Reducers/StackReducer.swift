@@ -93,7 +93,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     case .element?, nil:
       break
     }
-    let tokensAfter = state[keyPath: toStack].tokens
+    let (_, tokensAfter) = Self.snapshot(of: &state[keyPath: toStack])
     // Elements are told apart by their tokens: an id names an element in one stack's history
     // only (a stack made anew, or a copy put back, gives an id again).
     guard tokensBefore != tokensAfter else { return .merge(elementEffect, parentEffect) }
